@@ -1,0 +1,119 @@
+"""The contract every game system (``asl``, ``ocs``, ``cwb``) fulfils for the application.
+
+A system is a pure object: it builds a fresh state, parses actions, says which side an action is
+declared for, and resolves an action against a state with injected dice. The application (``bot``)
+knows nothing else about a system; it stores states and actions as JSON and replays them.
+
+Conventions a system follows:
+
+* its state is a frozen pydantic model; its actions are frozen pydantic models forming a
+  discriminated union on the field ``action`` (``Literal["asl.fire"]`` and so on);
+* :meth:`GameSystem.resolve` validates first and raises :class:`~rules_core.errors.RulesError`
+  before rolling any die; it returns an :class:`~rules_core.outcome.Outcome` with the new state;
+* actions that roll nothing (adding a unit, setting a level) resolve the same way, so the game's
+  log holds every change;
+* :meth:`GameSystem.odds` enumerates the dice exactly (never samples), grouped by the outcome's
+  ``facts``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from rules_core.dice import Dice
+from rules_core.errors import InvalidInput
+from rules_core.odds import exact_odds
+from rules_core.outcome import Fact, Outcome
+
+S = TypeVar("S", bound=BaseModel)
+A = TypeVar("A", bound=BaseModel)
+
+
+class GameSystem(ABC, Generic[S, A]):
+    """Base class of a game system's entry point (see each package's ``SYSTEM``)."""
+
+    name: ClassVar[str]
+    """Short name used in commands and storage: ``"asl"``, ``"ocs"``, ``"cwb"``."""
+    title: ClassVar[str]
+    """Full name for people: ``"Advanced Squad Leader"``."""
+    state_type: type[S]
+    action_adapter: TypeAdapter[A]
+
+    @abstractmethod
+    def new_state(self, sides: Sequence[str], options: Mapping[str, Any]) -> S:
+        """A fresh game state for these sides and configuration flags."""
+
+    @abstractmethod
+    def acting_side(self, state: S, action: A) -> str | None:
+        """The side the action is declared for (permission check), or ``None`` if any player may."""
+
+    @abstractmethod
+    def resolve(self, state: S, action: A, dice: Dice) -> Outcome[S]:
+        """Validate and resolve ``action``; raise a ``RulesError`` before rolling if refused."""
+
+    def run(self, state: S, action: A, dice: Dice) -> Outcome[S]:
+        """Resolve and make sure the outcome lists every die read during resolution."""
+        before = len(dice.rolls)
+        outcome = self.resolve(state, action, dice)
+        read = tuple(dice.rolls[before:])
+        if outcome.rolls != read:
+            outcome = outcome.model_copy(update={"rolls": read})
+        return outcome
+
+    def odds(self, state: S, action: A) -> dict[tuple[Fact, ...], Fraction]:
+        """Exact probability of each distinct outcome (by its facts); refuses illegal actions."""
+        return exact_odds(lambda dice: self.resolve(state, action, dice).facts)
+
+    def parse_action(self, data: Mapping[str, Any] | str | bytes) -> A:
+        """An action from its JSON (text or parsed), with a user-safe error on bad input."""
+        try:
+            if isinstance(data, str | bytes):
+                return self.action_adapter.validate_json(data)
+            return self.action_adapter.validate_python(data)
+        except ValidationError as exc:
+            raise InvalidInput(_first_error(exc)) from exc
+
+    def parse_state(self, data: Mapping[str, Any] | str | bytes) -> S:
+        """A state from its JSON snapshot."""
+        if isinstance(data, str | bytes):
+            return self.state_type.model_validate_json(data)
+        return self.state_type.model_validate(data)
+
+
+def _first_error(exc: ValidationError) -> str:
+    error = exc.errors()[0]
+    where = ".".join(str(part) for part in error.get("loc", ()))
+    message = str(error.get("msg", "invalid value"))
+    return f"{where}: {message}." if where else f"{message}."
+
+
+SYSTEM_NAMES: tuple[str, ...] = ("asl", "ocs", "cwb")
+
+
+def get_system(name: str) -> GameSystem[Any, Any]:
+    """The system called ``name`` (imported on first use).
+
+    :raises InvalidInput: for an unknown name.
+
+    >>> get_system("chess")
+    Traceback (most recent call last):
+    ...
+    rules_core.errors.InvalidInput: Unknown game system 'chess'; choose one of asl, ocs, cwb.
+    """
+    if name not in SYSTEM_NAMES:
+        raise InvalidInput(
+            f"Unknown game system {name!r}; choose one of {', '.join(SYSTEM_NAMES)}."
+        )
+    import importlib
+
+    module = importlib.import_module(f"rules_core.{name}")
+    system: GameSystem[Any, Any] = module.SYSTEM
+    return system
+
+
+__all__ = ["SYSTEM_NAMES", "GameSystem", "get_system"]

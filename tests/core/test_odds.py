@@ -70,12 +70,12 @@ def test_branch_limit_raises() -> None:
 
 
 def test_marginals_sum_to_one_per_subject() -> None:
-    joint = exact_odds(
-        lambda d: (
-            (("HMG", "malf" if sum(d.DR("DR")) >= 11 else "ok"),)
-            + ((("LMG", "malf"),) if d.last.total == 12 else ())
-        )
-    )
+    def attack(d: Dice) -> tuple[tuple[str, str], ...]:
+        total = sum(d.DR("DR"))
+        lmg = (("LMG", "malf"),) if total == 12 else ()
+        return (("HMG", "malf" if total >= 11 else "ok"), *lmg)
+
+    joint = exact_odds(attack)
     table = marginals(joint)
     assert table["HMG"] == {"malf": Fraction(3, 36), "ok": Fraction(33, 36)}
     assert table["LMG"] == {"malf": Fraction(1, 36), "—": Fraction(35, 36)}

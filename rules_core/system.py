@@ -14,6 +14,22 @@ Conventions a system follows:
   log holds every change;
 * :meth:`GameSystem.odds` enumerates the dice exactly (never samples), grouped by the outcome's
   ``facts``.
+
+**An action model is also the declaration of its command** (COMMANDS.md), so Discord's slash
+commands and the console are generated from one source and never drift:
+
+* the ``action`` literal is the command path joined by dots: ``"asl.fire"`` is ``/asl fire``,
+  ``"asl.unit.add"`` is ``/asl unit add`` (at most three words: Discord's nesting limit);
+* the first line of the class docstring is the command's help text (at most 100 characters);
+* each other field is an option: ``replaced_by`` is shown as ``replaced-by``; its
+  ``Field(description=...)`` is the option's help text (required, at most 100 characters);
+  ``Literal[...]``/``Enum`` types become choices, ``ge``/``le`` become ranges, a field with a
+  default is optional, ``tuple[str, ...]`` is typed as a comma-separated list of names;
+* ``Field(json_schema_extra={"autocomplete": "weapon"})`` asks for autocomplete from
+  :meth:`GameSystem.names` (kinds: ``"side"``, ``"unit"``, ``"weapon"``, ``"dump"``, ``"wagon"``…);
+* class variables (ignored by pydantic) say how the application treats the command:
+  ``rolls_dice: ClassVar[bool] = True`` for commands that roll (they get ``preview``), and
+  ``read_only: ClassVar[bool] = True`` for listings that change nothing (not logged).
 """
 
 from __future__ import annotations
@@ -42,6 +58,8 @@ class GameSystem(ABC, Generic[S, A]):
     title: ClassVar[str]
     """Full name for people: ``"Advanced Squad Leader"``."""
     state_type: type[S]
+    action_types: tuple[type[BaseModel], ...]
+    """Every action model of the system, in the order its commands are listed."""
     action_adapter: TypeAdapter[A]
 
     @abstractmethod
@@ -55,6 +73,10 @@ class GameSystem(ABC, Generic[S, A]):
     @abstractmethod
     def resolve(self, state: S, action: A, dice: Dice) -> Outcome[S]:
         """Validate and resolve ``action``; raise a ``RulesError`` before rolling if refused."""
+
+    def names(self, state: S, kind: str) -> list[str]:
+        """Names of things of ``kind`` in ``state`` (for autocomplete): units, weapons, dumps…"""
+        return []
 
     def run(self, state: S, action: A, dice: Dice) -> Outcome[S]:
         """Resolve and make sure the outcome lists every die read during resolution."""

@@ -40,6 +40,7 @@ class Toy(GameSystem[Tally, Shoot | Reset]):
     name = "toy"
     title = "Toy"
     state_type = Tally
+    action_types = (Shoot, Reset)
     action_adapter: TypeAdapter[Shoot | Reset] = TypeAdapter(ToyAction)
 
     def new_state(self, sides: Sequence[str], options: Mapping[str, Any]) -> Tally:

@@ -1,0 +1,52 @@
+"""User mistakes the application refuses (beside rules_core's RulesError family).
+
+Every error here carries ``user_message``: one sentence saying what was wrong and what to do,
+shown only to the user who caused it. Nothing changes when one is raised. The Discord tree's error
+handler and the console answer ``RulesError`` and ``UserError`` alike; anything else is a bug,
+logged with the interaction id.
+"""
+
+from __future__ import annotations
+
+
+class UserError(Exception):
+    """Base of the application's user-facing refusals."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.user_message = message
+
+
+class NoGameHere(UserError):
+    """There is no active game in this channel or thread."""
+
+
+class GameAlreadyActive(UserError):
+    """The channel already has an active game."""
+
+
+class WrongSystem(UserError):
+    """The command belongs to another game system than this channel's game."""
+
+
+class NotYourSide(UserError):
+    """The user does not hold the seat of the side the action is declared for."""
+
+
+class NotAReferee(UserError):
+    """Only a referee (or a server administrator) may do this."""
+
+
+class BadCommand(UserError):
+    """The command line or its options could not be understood."""
+
+
+__all__ = [
+    "BadCommand",
+    "GameAlreadyActive",
+    "NoGameHere",
+    "NotAReferee",
+    "NotYourSide",
+    "UserError",
+    "WrongSystem",
+]

@@ -1,0 +1,102 @@
+"""Fixtures of the end-to-end tests: a fake Discord and real bots started as subprocesses."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.fake_discord import FakeDiscord
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class BotProcess:
+    """A bot running as a subprocess; its output goes to ``log``."""
+
+    process: asyncio.subprocess.Process
+    log: Path
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    async def stop(self, timeout: float = 20.0) -> int:
+        """SIGTERM, then wait for a graceful exit (SIGKILL only if it hangs); the exit code."""
+        if self.process.returncode is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                await asyncio.wait_for(self.process.wait(), timeout)
+            except TimeoutError:
+                self.process.kill()
+                await self.process.wait()
+                raise AssertionError(f"the bot ignored SIGTERM:\n{self.output()}") from None
+        assert self.process.returncode is not None
+        return self.process.returncode
+
+
+class BotLauncher:
+    """Starts bots against one fake Discord and stops whatever is left at teardown."""
+
+    def __init__(self, discord: FakeDiscord, workdir: Path) -> None:
+        self.discord = discord
+        self.workdir = workdir
+        self.started: list[BotProcess] = []
+
+    async def start(self, argv: Sequence[str], **env: str) -> BotProcess:
+        log = self.workdir / f"bot-{len(self.started)}.log"
+        environment = {
+            **{k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "REFEREE_"))},
+            "DISCORD_TOKEN": self.discord.token,
+            "DISCORD_API_BASE": self.discord.api_base,
+            "DISCORD_GATEWAY_URL": self.discord.gateway_url,
+            "REFEREE_DB": str(self.workdir / "referee.db"),
+            "PYTHONUNBUFFERED": "1",
+            **env,
+        }
+        with log.open("wb") as out:
+            process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                *argv,
+                cwd=ROOT,
+                env=environment,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=out,
+                stderr=asyncio.subprocess.STDOUT,
+            )
+        bot = BotProcess(process, log)
+        self.started.append(bot)
+        return bot
+
+    async def start_ready(self, argv: Sequence[str], **env: str) -> BotProcess:
+        """Start a bot and wait until it identified and got its guild."""
+        bot = await self.start(argv, **env)
+        ready = asyncio.ensure_future(self.discord.wait_until_ready())
+        exited = asyncio.ensure_future(bot.process.wait())
+        done, _ = await asyncio.wait({ready, exited}, return_when=asyncio.FIRST_COMPLETED)
+        exited.cancel()
+        if ready not in done:
+            ready.cancel()
+            raise AssertionError(f"the bot exited before connecting:\n{bot.output()}")
+        ready.result()
+        return bot
+
+
+@pytest.fixture
+async def fake_discord() -> AsyncIterator[FakeDiscord]:
+    async with FakeDiscord() as discord:
+        yield discord
+
+
+@pytest.fixture
+async def bots(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotLauncher]:
+    launcher = BotLauncher(fake_discord, tmp_path)
+    yield launcher
+    for bot in launcher.started:
+        await bot.stop()

@@ -1,0 +1,7 @@
+"""A fake Discord for end-to-end tests: REST and gateway on 127.0.0.1 (see ``server.py``)."""
+
+from __future__ import annotations
+
+from tests.fake_discord.server import FakeDiscord, Reply, SentInteraction, UploadedFile
+
+__all__ = ["FakeDiscord", "Reply", "SentInteraction", "UploadedFile"]

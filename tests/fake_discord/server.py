@@ -1,0 +1,695 @@
+"""A small fake Discord on 127.0.0.1: the REST API a bot calls and the gateway websocket.
+
+Tests own an instance, point a real discord.py bot at it (``DISCORD_API_BASE`` = :attr:`api_base`,
+``DISCORD_GATEWAY_URL`` = :attr:`gateway_url`), send interactions and await what the bot answers::
+
+    async with FakeDiscord() as discord:
+        bot = start_bot(discord.api_base, discord.gateway_url, discord.token)
+        await discord.wait_until_ready()
+        sent = await discord.slash(("ping",))
+        reply = await sent.next_reply()
+        assert reply.content == "Pong"
+
+It enforces what real Discord enforces and a bot can get wrong: the token on REST calls, exact
+``application/json`` bodies, 2000 characters of content, embed limits, 25 autocomplete choices,
+a callback within 3 seconds, one callback per interaction, follow-ups only after it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import time
+import zlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import BodyPartReader, WSMsgType, web
+
+from tests.fake_discord import payloads as p
+
+INTERACTION_APPLICATION_COMMAND = 2
+INTERACTION_COMPONENT = 3
+INTERACTION_AUTOCOMPLETE = 4
+
+CALLBACK_MESSAGE = 4
+CALLBACK_DEFERRED_MESSAGE = 5
+CALLBACK_DEFERRED_UPDATE = 6
+CALLBACK_UPDATE_MESSAGE = 7
+CALLBACK_AUTOCOMPLETE = 8
+
+EPHEMERAL = 1 << 6
+LOADING = 1 << 7
+
+
+@dataclass(frozen=True)
+class UploadedFile:
+    """A file the bot attached (multipart ``files[n]``)."""
+
+    filename: str
+    data: bytes
+
+
+@dataclass
+class Reply:
+    """One thing the bot did in answer to an interaction.
+
+    ``kind`` is ``"callback"`` (the interaction response), ``"followup"``, ``"edit"`` or
+    ``"delete"``; ``type`` is the callback type for callbacks (4 message, 5 deferred, 7 update,
+    8 autocomplete choices); ``data`` is the body the bot sent; ``message`` the message Discord
+    made of it.
+    """
+
+    kind: str
+    type: int | None
+    data: dict[str, Any]
+    files: list[UploadedFile] = field(default_factory=list)
+    message: dict[str, Any] | None = None
+
+    @property
+    def content(self) -> str:
+        return str(self.data.get("content") or "")
+
+    @property
+    def embeds(self) -> list[dict[str, Any]]:
+        return list(self.data.get("embeds") or [])
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(int(self.data.get("flags") or 0) & EPHEMERAL)
+
+    @property
+    def choices(self) -> list[dict[str, Any]]:
+        return list(self.data.get("choices") or [])
+
+    @property
+    def custom_ids(self) -> list[str]:
+        """The ``custom_id`` of every button or select in the message's components."""
+        found: list[str] = []
+
+        def walk(components: list[dict[str, Any]]) -> None:
+            for component in components:
+                if "custom_id" in component:
+                    found.append(component["custom_id"])
+                walk(component.get("components", []))
+
+        walk(self.data.get("components") or [])
+        return found
+
+    @property
+    def text(self) -> str:
+        """Content plus every embed's title, description and fields, for loose assertions."""
+        parts = [self.content]
+        for embed in self.embeds:
+            parts += [embed.get("title", ""), embed.get("description", "")]
+            for item in embed.get("fields", []):
+                parts += [item.get("name", ""), item.get("value", "")]
+            parts.append(embed.get("footer", {}).get("text", ""))
+        return "\n".join(part for part in parts if part)
+
+
+@dataclass
+class SentInteraction:
+    """An interaction the test sent; its replies arrive on :meth:`next_reply`."""
+
+    id: str
+    token: str
+    payload: dict[str, Any]
+    sent_at: float
+    acknowledged: bool = False
+    original_message_id: str | None = None
+    replies: asyncio.Queue[Reply] = field(default_factory=asyncio.Queue)
+
+    async def next_reply(self, timeout: float = 15.0) -> Reply:
+        """The next callback, follow-up or edit the bot sent for this interaction."""
+        try:
+            return await asyncio.wait_for(self.replies.get(), timeout)
+        except TimeoutError:
+            raise AssertionError(
+                f"the bot sent nothing for interaction {self.id} within {timeout} s"
+            ) from None
+
+    async def no_reply(self, wait: float = 1.0) -> None:
+        """Assert that the bot sends nothing more within ``wait`` seconds."""
+        try:
+            reply = await asyncio.wait_for(self.replies.get(), wait)
+        except TimeoutError:
+            return
+        raise AssertionError(f"unexpected {reply.kind} for interaction {self.id}: {reply.data}")
+
+
+@dataclass
+class Person:
+    """A member of the fake guild."""
+
+    id: str
+    name: str
+    roles: list[str]
+    permissions: int
+
+    def user(self) -> dict[str, Any]:
+        return p.user(self.id, self.name)
+
+
+class DiscordError(Exception):
+    """Answered to the bot as Discord's JSON error body."""
+
+    def __init__(self, status: int, code: int, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+class FakeDiscord:
+    """REST + gateway for one bot in one guild with a few members.
+
+    Members: ``owner`` (owns the guild and the application, administrator), ``ref`` (holds the
+    ``Referee`` role), ``alice`` and ``bob``. Channels: ``general`` and ``table-1``.
+    """
+
+    def __init__(self, *, token: str = "fake-token", callback_deadline: float = 3.0) -> None:
+        self.token = token
+        self.callback_deadline = callback_deadline
+        self.application_id = p.snowflake()
+        self.bot_user = p.user(self.application_id, "Referee", bot=True)
+        self.guild_id = p.snowflake()
+        referee_role = p.snowflake()
+        self.roles = {
+            "@everyone": p.role(self.guild_id, "@everyone", p.EVERYONE_PERMISSIONS, 0),
+            "Referee": p.role(referee_role, "Referee", p.EVERYONE_PERMISSIONS, 1),
+        }
+        everyone = p.EVERYONE_PERMISSIONS
+        self.people = {
+            "owner": Person(p.snowflake(), "owner", [], everyone | p.ADMINISTRATOR),
+            "ref": Person(p.snowflake(), "ref", [referee_role], everyone),
+            "alice": Person(p.snowflake(), "alice", [], everyone),
+            "bob": Person(p.snowflake(), "bob", [], everyone),
+        }
+        self.channels = {
+            name: p.text_channel(p.snowflake(), self.guild_id, name, position)
+            for position, name in enumerate(("general", "table-1"))
+        }
+        self.commands: dict[str | None, list[dict[str, Any]]] = {}
+        """Synced commands by guild id (``None``: global), as the bot last PUT them."""
+        self.sync_requests: list[str | None] = []
+        """The scope of every bulk command sync the bot made, in order."""
+        self.unknown_routes: list[str] = []
+        self.identify: dict[str, Any] | None = None
+        self.gateway_compression: str | None = None
+        """The transport compression the bot asked for (``zlib-stream``) when it connected."""
+        self.messages: dict[str, dict[str, Any]] = {}
+        self._interactions: dict[str, SentInteraction] = {}
+        self._gateways: list[_Gateway] = []
+        self._guild_sent = asyncio.Event()
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        app = web.Application()
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_route("*", "/api/v10/{path:.*}", self._rest)
+        self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None and server.sockets  # type: ignore[attr-defined]
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+
+    async def stop(self) -> None:
+        for gateway in self._gateways:
+            await gateway.ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> FakeDiscord:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    @property
+    def api_base(self) -> str:
+        return f"http://127.0.0.1:{self.port}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    async def wait_until_ready(self, timeout: float = 60.0) -> None:
+        """Wait until the bot identified and received READY and GUILD_CREATE."""
+        try:
+            await asyncio.wait_for(self._guild_sent.wait(), timeout)
+        except TimeoutError:
+            raise AssertionError(f"the bot did not connect within {timeout} s") from None
+
+    # -- sending interactions --------------------------------------------------------------
+
+    async def slash(
+        self,
+        path: Sequence[str],
+        options: Mapping[str, Any] | None = None,
+        *,
+        user: str = "alice",
+        channel: str = "general",
+    ) -> SentInteraction:
+        """Send ``/path options`` as the member ``user`` types it (an APPLICATION_COMMAND)."""
+        data = self._command_data(path, options or {}, focused=None)
+        return await self._send(INTERACTION_APPLICATION_COMMAND, data, user, channel)
+
+    async def autocomplete(
+        self,
+        path: Sequence[str],
+        options: Mapping[str, Any],
+        focused: str,
+        *,
+        user: str = "alice",
+        channel: str = "general",
+    ) -> SentInteraction:
+        """Send an autocomplete request while ``user`` types option ``focused``."""
+        data = self._command_data(path, options, focused=focused)
+        return await self._send(INTERACTION_AUTOCOMPLETE, data, user, channel)
+
+    async def click(
+        self, custom_id: str, message_id: str, *, user: str = "alice", channel: str = "general"
+    ) -> SentInteraction:
+        """Click the button ``custom_id`` on a message the bot posted."""
+        message = self.messages[message_id]
+        data = {"custom_id": custom_id, "component_type": 2}
+        return await self._send(INTERACTION_COMPONENT, data, user, channel, message=message)
+
+    async def redeliver(self, sent: SentInteraction) -> SentInteraction:
+        """Dispatch the same INTERACTION_CREATE again (same id and token), as a resume can."""
+        await self._dispatch("INTERACTION_CREATE", sent.payload)
+        return sent
+
+    def command(self, name: str) -> tuple[dict[str, Any], str | None]:
+        """The synced command called ``name`` and its guild id (guild commands win)."""
+        for scope in (self.guild_id, None):
+            for command in self.commands.get(scope, []):
+                if command["name"] == name:
+                    return command, scope
+        raise AssertionError(f"the bot has not synced a command called {name!r}")
+
+    def _command_data(
+        self, path: Sequence[str], options: Mapping[str, Any], focused: str | None
+    ) -> dict[str, Any]:
+        command, scope = self.command(path[0])
+        data: dict[str, Any] = {
+            "id": command["id"],
+            "name": command["name"],
+            "type": 1,
+            "options": [],
+        }
+        if scope is not None:
+            data["guild_id"] = scope
+        level = data
+        schema = command.get("options", [])
+        for name in path[1:]:
+            match = [o for o in schema if o["name"] == name and o["type"] in (1, 2)]
+            if not match:
+                raise AssertionError(f"/{' '.join(path)}: no subcommand {name!r}")
+            child: dict[str, Any] = {"name": name, "type": match[0]["type"], "options": []}
+            level["options"].append(child)
+            level, schema = child, match[0].get("options", [])
+        resolved: dict[str, dict[str, Any]] = {}
+        for name, value in options.items():
+            match = [o for o in schema if o["name"] == name]
+            if not match:
+                raise AssertionError(f"/{' '.join(path)} has no option {name!r}")
+            option: dict[str, Any] = {"name": name, "type": match[0]["type"]}
+            option["value"] = self._option_value(match[0]["type"], value, name == focused, resolved)
+            if name == focused:
+                option["focused"] = True
+            level["options"].append(option)
+        if resolved:
+            data["resolved"] = resolved
+        return data
+
+    def _option_value(
+        self, kind: int, value: Any, focused: bool, resolved: dict[str, dict[str, Any]]
+    ) -> Any:
+        if focused:
+            return str(value)  # what the user has typed so far
+        if kind == 6:  # USER: the member's name in the fake guild
+            person = self.people[value]
+            resolved.setdefault("users", {})[person.id] = person.user()
+            member = p.member(person.user(), person.roles)
+            del member["user"]
+            member["permissions"] = str(person.permissions)
+            resolved.setdefault("members", {})[person.id] = member
+            return person.id
+        return value
+
+    async def _send(
+        self,
+        kind: int,
+        data: dict[str, Any],
+        user: str,
+        channel: str,
+        *,
+        message: dict[str, Any] | None = None,
+    ) -> SentInteraction:
+        person = self.people[user]
+        member = p.member(person.user(), person.roles)
+        member["permissions"] = str(person.permissions)
+        interaction_id, token = p.snowflake(), "tok-" + p.snowflake()
+        payload: dict[str, Any] = {
+            "id": interaction_id,
+            "application_id": self.application_id,
+            "type": kind,
+            "data": data,
+            "guild_id": self.guild_id,
+            "channel_id": self.channels[channel]["id"],
+            "channel": self.channels[channel],
+            "member": member,
+            "token": token,
+            "version": 1,
+            "app_permissions": str(p.EVERYONE_PERMISSIONS),
+            "locale": "en-US",
+            "guild_locale": "en-US",
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": self.guild_id},
+            "context": 0,
+            "attachment_size_limit": 10 * 1024 * 1024,
+        }
+        if message is not None:
+            payload["message"] = message
+        sent = SentInteraction(interaction_id, token, payload, time.monotonic())
+        self._interactions[token] = sent
+        await self._dispatch("INTERACTION_CREATE", payload)
+        return sent
+
+    async def _dispatch(self, event: str, data: dict[str, Any]) -> None:
+        if not self._gateways:
+            raise AssertionError("the bot is not connected to the gateway")
+        await self._gateways[-1].dispatch(event, data)
+
+    # -- gateway ---------------------------------------------------------------------------
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(max_msg_size=0)
+        await ws.prepare(request)
+        self.gateway_compression = request.query.get("compress")
+        gateway = _Gateway(ws, zlib_stream=self.gateway_compression == "zlib-stream")
+        self._gateways.append(gateway)
+        await gateway.send({"op": 10, "d": {"heartbeat_interval": 41250}, "s": None, "t": None})
+        async for msg in ws:
+            if msg.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
+                break
+            frame = json.loads(msg.data)
+            op = frame.get("op")
+            if op == 1:  # HEARTBEAT
+                await gateway.send({"op": 11, "d": None, "s": None, "t": None})
+            elif op == 2:  # IDENTIFY
+                await self._identified(gateway, frame["d"])
+            elif op == 6:  # RESUME: this fake keeps no sessions
+                await gateway.send({"op": 9, "d": False, "s": None, "t": None})
+        return ws
+
+    async def _identified(self, gateway: _Gateway, identify: dict[str, Any]) -> None:
+        if identify.get("token") != f"Bot {self.token}" and identify.get("token") != self.token:
+            await gateway.ws.close(code=4004, message=b"Authentication failed.")
+            return
+        self.identify = identify
+        await gateway.dispatch(
+            "READY",
+            {
+                "v": 10,
+                "user": self.bot_user,
+                "guilds": [{"id": self.guild_id, "unavailable": True}],
+                "session_id": "session-" + p.snowflake(),
+                "resume_gateway_url": self.gateway_url,
+                "shard": [0, 1],
+                "application": {"id": self.application_id, "flags": 0},
+                "private_channels": [],
+                "relationships": [],
+            },
+        )
+        members = [p.member(person.user(), person.roles) for person in self.people.values()]
+        members.append(p.member(self.bot_user, []))
+        guild = p.guild(
+            self.guild_id,
+            "Wargames League",
+            self.people["owner"].id,
+            channels=list(self.channels.values()),
+            roles=list(self.roles.values()),
+            members=members,
+        )
+        await gateway.dispatch("GUILD_CREATE", guild)
+        self._guild_sent.set()
+
+    # -- REST ------------------------------------------------------------------------------
+
+    async def _rest(self, request: web.Request) -> web.Response:
+        path = "/" + request.match_info["path"]
+        try:
+            return await self._route(request, path)
+        except DiscordError as exc:
+            return _json({"code": exc.code, "message": exc.message}, exc.status, path)
+
+    async def _route(self, request: web.Request, path: str) -> web.Response:
+        parts = path.strip("/").split("/")
+        method = request.method
+        app = self.application_id
+        if parts[0] == "interactions" and len(parts) == 4 and method == "POST":
+            return await self._callback(request, parts[1], parts[2])
+        if parts[0] == "webhooks" and len(parts) >= 3 and parts[1] == app:
+            return await self._webhook(request, parts[2], parts[3:])
+        if request.headers.get("Authorization") != f"Bot {self.token}":
+            raise DiscordError(401, 0, "401: Unauthorized")
+        if path == "/users/@me" and method == "GET":
+            return _json(self.bot_user, route=path)
+        if path == "/oauth2/applications/@me" and method == "GET":
+            owner = self.people["owner"].user()
+            return _json(p.application(app, "Referee", owner), route=path)
+        if parts[:2] == ["applications", app] and parts[-1] == "commands":
+            scope = parts[3] if len(parts) == 5 and parts[2] == "guilds" else None
+            if len(parts) in (3, 5):
+                return await self._commands(request, scope, path)
+        self.unknown_routes.append(f"{method} {path}")
+        raise DiscordError(404, 0, "404: Not Found")
+
+    async def _commands(self, request: web.Request, scope: str | None, path: str) -> web.Response:
+        if request.method == "GET":
+            return _json(self.commands.get(scope, []), route=path)
+        if request.method != "PUT":
+            raise DiscordError(405, 0, "405: Method Not Allowed")
+        body = await request.json()
+        known = {c["name"]: c["id"] for c in self.commands.get(scope, [])}
+        stored = []
+        for command in body:
+            command = dict(command)
+            command["id"] = known.get(command["name"]) or p.snowflake()
+            command["application_id"] = self.application_id
+            command["version"] = p.snowflake()
+            if scope is not None:
+                command["guild_id"] = scope
+            stored.append(command)
+        self.commands[scope] = stored
+        self.sync_requests.append(scope)
+        return _json(stored, route=path)
+
+    async def _callback(
+        self, request: web.Request, interaction_id: str, token: str
+    ) -> web.Response:
+        sent = self._interactions.get(token)
+        if sent is None or sent.id != interaction_id:
+            raise DiscordError(404, 10062, "Unknown interaction")
+        if time.monotonic() - sent.sent_at > self.callback_deadline:
+            raise DiscordError(404, 10062, "Unknown interaction")
+        if sent.acknowledged:
+            raise DiscordError(400, 40060, "Interaction has already been acknowledged.")
+        body, files = await _read_body(request)
+        kind = int(body["type"])
+        data = dict(body.get("data") or {})
+        _check_message(data)
+        if kind == CALLBACK_AUTOCOMPLETE:
+            _check_choices(data)
+        sent.acknowledged = True
+        message: dict[str, Any] | None = None
+        if kind in (CALLBACK_MESSAGE, CALLBACK_DEFERRED_MESSAGE):
+            if kind == CALLBACK_DEFERRED_MESSAGE:
+                data["flags"] = int(data.get("flags") or 0) | LOADING
+            message = self._new_message(sent, data, files)
+            sent.original_message_id = message["id"]
+        elif kind in (CALLBACK_DEFERRED_UPDATE, CALLBACK_UPDATE_MESSAGE):
+            message = sent.payload.get("message")
+            if message is not None and kind == CALLBACK_UPDATE_MESSAGE:
+                message.update({k: v for k, v in data.items() if k != "flags"})
+            sent.original_message_id = message["id"] if message else None
+        sent.replies.put_nowait(Reply("callback", kind, data, files, message))
+        response: dict[str, Any] = {
+            "interaction": {
+                "id": sent.id,
+                "type": sent.payload["type"],
+                "response_message_id": sent.original_message_id,
+                "response_message_loading": kind == CALLBACK_DEFERRED_MESSAGE,
+                "response_message_ephemeral": bool(int(data.get("flags") or 0) & EPHEMERAL),
+            },
+        }
+        if message is not None:
+            response["resource"] = {"type": kind, "message": message}
+        if "with_response" not in request.query:
+            return web.Response(status=204)
+        return _json(response, route="/interactions/callback")
+
+    async def _webhook(self, request: web.Request, token: str, rest: list[str]) -> web.Response:
+        sent = self._interactions.get(token)
+        if sent is None or not sent.acknowledged:
+            raise DiscordError(404, 10015, "Unknown Webhook")
+        route = "/webhooks/" + "/".join(rest[:1])
+        if not rest and request.method == "POST":
+            body, files = await _read_body(request)
+            _check_message(body)
+            created = self._new_message(sent, body, files)
+            sent.replies.put_nowait(Reply("followup", None, body, files, created))
+            return _json(created, route=route)
+        if len(rest) == 2 and rest[0] == "messages":
+            message_id = sent.original_message_id if rest[1] == "@original" else rest[1]
+            message = self.messages.get(message_id or "")
+            if message is None:
+                raise DiscordError(404, 10008, "Unknown Message")
+            if request.method == "GET":
+                return _json(message, route=route)
+            if request.method == "PATCH":
+                body, files = await _read_body(request)
+                _check_message(body)
+                message.update({k: v for k, v in body.items() if k != "flags"})
+                message["flags"] = int(message.get("flags") or 0) & ~LOADING
+                message["edited_timestamp"] = p.now_iso()
+                sent.replies.put_nowait(Reply("edit", None, body, files, message))
+                return _json(message, route=route)
+            if request.method == "DELETE":
+                del self.messages[message["id"]]
+                sent.replies.put_nowait(Reply("delete", None, {}, [], message))
+                return web.Response(status=204)
+        self.unknown_routes.append(f"{request.method} /webhooks/{{app}}/{{token}}/{rest}")
+        raise DiscordError(404, 0, "404: Not Found")
+
+    def _new_message(
+        self, sent: SentInteraction, body: dict[str, Any], files: list[UploadedFile]
+    ) -> dict[str, Any]:
+        message_id = p.snowflake()
+        attachments = [
+            {
+                "id": p.snowflake(),
+                "filename": upload.filename,
+                "size": len(upload.data),
+                "url": f"{self.api_base}/attachments/{message_id}/{upload.filename}",
+                "proxy_url": f"{self.api_base}/attachments/{message_id}/{upload.filename}",
+            }
+            for upload in files
+        ]
+        message = p.message(
+            message_id,
+            sent.payload["channel_id"],
+            self.bot_user,
+            {**body, "attachments": attachments},
+            application_id=self.application_id,
+            guild_id=self.guild_id,
+        )
+        self.messages[message_id] = message
+        return message
+
+
+class _Gateway:
+    """One websocket connection: sequence numbers and the connection-wide zlib stream."""
+
+    def __init__(self, ws: web.WebSocketResponse, *, zlib_stream: bool) -> None:
+        self.ws = ws
+        self.sequence = 0
+        self._compressor = zlib.compressobj() if zlib_stream else None
+        self._lock = asyncio.Lock()
+
+    async def send(self, frame: dict[str, Any]) -> None:
+        text = json.dumps(frame)
+        async with self._lock:
+            if self._compressor is None:
+                await self.ws.send_str(text)
+            else:
+                data = self._compressor.compress(text.encode())
+                await self.ws.send_bytes(data + self._compressor.flush(zlib.Z_SYNC_FLUSH))
+
+    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        self.sequence += 1
+        await self.send({"op": 0, "t": event, "s": self.sequence, "d": data})
+
+
+def _json(data: Any, status: int = 200, route: str = "") -> web.Response:
+    """A JSON response with exactly ``Content-Type: application/json`` and generous rate limits."""
+    bucket = hashlib.sha1(route.encode()).hexdigest()[:16]
+    headers = {
+        "Content-Type": "application/json",
+        "X-RateLimit-Limit": "50",
+        "X-RateLimit-Remaining": "49",
+        "X-RateLimit-Reset": f"{time.time() + 1:.3f}",
+        "X-RateLimit-Reset-After": "1.000",
+        "X-RateLimit-Bucket": bucket,
+    }
+    return web.Response(body=json.dumps(data).encode(), status=status, headers=headers)
+
+
+async def _read_body(request: web.Request) -> tuple[dict[str, Any], list[UploadedFile]]:
+    """The JSON body, or ``payload_json`` and the files of a multipart body."""
+    if request.content_type == "application/json":
+        return dict(await request.json()), []
+    if not request.content_type.startswith("multipart/"):
+        raise DiscordError(400, 50035, f"Unsupported Content-Type {request.content_type}")
+    body: dict[str, Any] = {}
+    files: list[UploadedFile] = []
+    reader = await request.multipart()
+    while (part := await reader.next()) is not None:
+        if not isinstance(part, BodyPartReader):
+            raise DiscordError(400, 50035, "Nested multipart bodies are not accepted.")
+        if part.name == "payload_json":
+            body = json.loads(await part.text())
+        else:
+            files.append(UploadedFile(part.filename or "file", bytes(await part.read())))
+    return body, files
+
+
+EMBED_LIMITS = {"title": 256, "description": 4096}
+
+
+def _check_message(data: Mapping[str, Any]) -> None:
+    """Discord's form checks on a message body (error 50035 Invalid Form Body)."""
+    content = data.get("content") or ""
+    if len(content) > 2000:
+        raise DiscordError(400, 50035, "Invalid Form Body: content: at most 2000 characters.")
+    embeds = data.get("embeds") or []
+    if len(embeds) > 10:
+        raise DiscordError(400, 50035, "Invalid Form Body: embeds: Must be 10 or fewer in length.")
+    for embed in embeds:
+        total = 0
+        for key, limit in EMBED_LIMITS.items():
+            size = len(embed.get(key) or "")
+            total += size
+            if size > limit:
+                raise DiscordError(400, 50035, f"Invalid Form Body: embeds.{key} too long.")
+        fields = embed.get("fields") or []
+        if len(fields) > 25:
+            raise DiscordError(400, 50035, "Invalid Form Body: embeds.fields: at most 25.")
+        for item in fields:
+            if not item.get("name") or not item.get("value"):
+                raise DiscordError(400, 50035, "Invalid Form Body: embed field name/value empty.")
+            if len(item["name"]) > 256 or len(item["value"]) > 1024:
+                raise DiscordError(400, 50035, "Invalid Form Body: embed field too long.")
+            total += len(item["name"]) + len(item["value"])
+        total += len((embed.get("footer") or {}).get("text") or "")
+        if total > 6000:
+            raise DiscordError(400, 50035, "Invalid Form Body: embed longer than 6000.")
+
+
+def _check_choices(data: Mapping[str, Any]) -> None:
+    choices = data.get("choices") or []
+    if len(choices) > 25:
+        raise DiscordError(400, 50035, "Invalid Form Body: choices: Must be 25 or fewer.")
+    for choice in choices:
+        if not 1 <= len(choice.get("name", "")) <= 100:
+            raise DiscordError(400, 50035, "Invalid Form Body: choices.name: 1-100 characters.")

@@ -1,0 +1,226 @@
+"""Ammunition: fire permission, the ammo-loss roll after each fire, the morale reminder.
+
+HPS Civil War Battles, supply page (seed S2), section "Supply" — cited as ``CWB Supply``:
+
+* a unit that is Out Of Ammo cannot fire until it is resupplied; a unit that is Low On Ammo can
+  only fire Defensive Fire (:data:`FIRE_PERMISSION`);
+* each time an Infantry unit fires there is a chance, set by the scenario's Parameter Data, of a
+  reduction in its ammunition level — rolled here as ``d(100) ≤ p`` (RULES_BRIEF §0.1), one level
+  per loss (RES-23), for the unit types of ``cwb_ammo_loss_types`` (default infantry and cavalry);
+* artillery fire follows its side's Ammo Level; with the Isolation Effects Optional Rule an
+  Isolated battery can also become Low or Out Of Ammo — it then tracks and rolls for its own
+  ammunition (A-CWB-ART);
+* being Low or Out Of Ammo affects morale: −1 on morale checks (P6, :data:`MORALE_MODIFIER`).
+
+>>> from rules_core.dice import ScriptedDice
+>>> from rules_core.cwb.state import CwbState, SideData, Unit
+>>> state = CwbState(sides=(SideData(name="Union", ammo_loss_pct=4),),
+...                  units=(Unit(name="1st Minnesota", side="Union", men=262),))
+>>> outcome = fire(state, "1st Minnesota", "offensive", ScriptedDice([4]))
+>>> outcome.state.unit("1st Minnesota").ammo.label
+'Low On Ammo'
+>>> outcome.explanation()[1]
+'CWB Supply; RES-23: Ammo loss d100 4 ≤ 4 — ammunition Normal → Low On Ammo'
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from rules_core.cwb.state import AMMO_ORDER, Ammo, CwbState, Unit, worse
+from rules_core.dice import Dice
+from rules_core.errors import IllegalAction
+from rules_core.outcome import Modifier, Outcome, Step
+
+FireMode = Literal["offensive", "defensive"]
+
+RULE = "CWB Supply"
+"""The HPS supply page's section that holds the ammunition and wagon rules."""
+
+FIRE_PERMISSION: dict[Ammo, frozenset[FireMode]] = {
+    Ammo.NORMAL: frozenset({"offensive", "defensive"}),
+    Ammo.LOW: frozenset({"defensive"}),
+    Ammo.OUT: frozenset(),
+}
+"""CWB Supply: which fire an ammunition level allows (Low: Defensive Fire only; Out: none)."""
+
+MORALE_MODIFIER: dict[Ammo, int] = {Ammo.NORMAL: 0, Ammo.LOW: -1, Ammo.OUT: -1}
+"""CWB Supply ("affects the Morale of the unit"), amount per P6: −1 while Low or Out."""
+
+AMMO_LOSS_LABEL = "Ammo loss d100"
+
+
+def firing_ammo(state: CwbState, unit: Unit) -> Ammo:
+    """The ammunition level that decides whether ``unit`` may fire (CWB Supply, A-CWB-ART).
+
+    Infantry and cavalry: their own level. Artillery: the side's Ammo Level, or the worse of it
+    and the battery's own level when isolated batteries track their own ammunition.
+
+    >>> from rules_core.cwb.state import SideData
+    >>> state = CwbState(sides=(SideData(name="CSA", artillery_ammo=Ammo.LOW),))
+    >>> firing_ammo(state, Unit(name="Pegram", side="CSA", type="artillery", men=90)).label
+    'Low On Ammo'
+    """
+    if unit.type != "artillery":
+        return unit.ammo
+    side_level = state.side(unit.side).artillery_ammo
+    if state.isolated_artillery_own_ammo:
+        return worse(side_level, unit.ammo)
+    return side_level
+
+
+def rolls_for_ammo_loss(state: CwbState, unit: Unit) -> bool:
+    """Whether ``unit`` rolls for ammo loss after it fires (CWB Supply, A-CWB-ART).
+
+    >>> from rules_core.cwb.state import SideData
+    >>> state = CwbState(sides=(SideData(name="CSA", isolation_rule=True),))
+    >>> battery = Unit(name="Pegram", side="CSA", type="artillery", men=90)
+    >>> rolls_for_ammo_loss(state, battery), rolls_for_ammo_loss(state, battery.model_copy(
+    ...     update={"isolated": True}))
+    (False, True)
+    """
+    if unit.type in state.ammo_loss_types:
+        return True
+    return (
+        unit.type == "artillery"
+        and unit.isolated
+        and state.isolated_artillery_own_ammo
+        and state.side(unit.side).isolation_rule
+    )
+
+
+def ammo_after_loss(ammo: Ammo) -> Ammo:
+    """The level after one ammo loss: Normal → Low → Out (RES-23; Out stays Out).
+
+    >>> ammo_after_loss(Ammo.NORMAL).label, ammo_after_loss(Ammo.LOW).label
+    ('Low On Ammo', 'Out Of Ammo')
+    """
+    index = AMMO_ORDER.index(ammo)
+    return AMMO_ORDER[min(index + 1, len(AMMO_ORDER) - 1)]
+
+
+def morale_modifier(state: CwbState, unit: Unit) -> Modifier | None:
+    """The morale-check reminder for a Low or Out unit, or ``None`` (CWB Supply, P6).
+
+    >>> from rules_core.cwb.state import SideData
+    >>> state = CwbState(sides=(SideData(name="Union"),))
+    >>> morale_modifier(state, Unit(name="A", side="Union", men=10, ammo=Ammo.OUT)).render()
+    '-1 Out Of Ammo'
+    """
+    ammo = firing_ammo(state, unit)
+    value = MORALE_MODIFIER[ammo]
+    if value == 0:
+        return None
+    return Modifier(label=ammo.label, value=value, rule=RULE)
+
+
+def check_fire(state: CwbState, unit: Unit, mode: FireMode) -> Ammo:
+    """Refuse fire the unit's ammunition forbids; return the level that allowed it (CWB Supply).
+
+    :raises IllegalAction: Out Of Ammo, or Low On Ammo and not Defensive Fire.
+
+    >>> from rules_core.cwb.state import SideData
+    >>> state = CwbState(sides=(SideData(name="Union"),))
+    >>> check_fire(state, Unit(name="A", side="Union", men=10, ammo=Ammo.LOW), "offensive")
+    Traceback (most recent call last):
+    ...
+    rules_core.errors.IllegalAction: A is Low On Ammo and may only fire Defensive Fire. (CWB Supply)
+    """
+    ammo = firing_ammo(state, unit)
+    if mode in FIRE_PERMISSION[ammo]:
+        return ammo
+    if ammo is Ammo.OUT:
+        raise IllegalAction(
+            f"{unit.name} is Out Of Ammo and cannot fire until it is resupplied.", rule=RULE
+        )
+    raise IllegalAction(f"{unit.name} is Low On Ammo and may only fire Defensive Fire.", rule=RULE)
+
+
+def fire(state: CwbState, unit_name: str, mode: FireMode, dice: Dice) -> Outcome[CwbState]:
+    """A unit fires: check permission, then roll for ammo loss where it applies (CWB Supply).
+
+    All refusals happen before the d100 is rolled; the state is never changed by a refusal.
+
+    >>> from rules_core.dice import ScriptedDice
+    >>> from rules_core.cwb.state import SideData
+    >>> state = CwbState(sides=(SideData(name="Union", ammo_loss_pct=4),),
+    ...                  units=(Unit(name="A", side="Union", men=100),))
+    >>> fire(state, "A", "defensive", ScriptedDice([5])).facts
+    (('ammo loss', 'no'), ('A', 'Normal'))
+    """
+    unit = state.unit(unit_name)
+    ammo = check_fire(state, unit, mode)
+    side = state.side(unit.side)
+    rolls = rolls_for_ammo_loss(state, unit)
+    if rolls and side.ammo_loss_pct is None:
+        raise IllegalAction(
+            f"The ammo-loss percentage of {side.name} is not set; enter the scenario's "
+            "Parameter Data with /cwb params first.",
+            rule="A-CWB-P",
+        )
+    fire_name = "Offensive Fire" if mode == "offensive" else "Defensive Fire"
+    steps = [
+        Step(rule=RULE, text=f"{unit.name} ({ammo.label}) may fire {fire_name}"),
+    ]
+    new_state = state
+    after = unit.ammo
+    if rolls:
+        assert side.ammo_loss_pct is not None
+        p = side.ammo_loss_pct
+        face = dice.d(100, AMMO_LOSS_LABEL)
+        roll = dice.rolls[-1]
+        lost = face <= p
+        if lost:
+            after = ammo_after_loss(unit.ammo)
+            new_state = state.with_unit(unit.model_copy(update={"ammo": after}))
+            text = f"{AMMO_LOSS_LABEL} {face} ≤ {p} — ammunition {unit.ammo.label} → {after.label}"
+        else:
+            text = f"{AMMO_LOSS_LABEL} {face} > {p} — ammunition stays {unit.ammo.label}"
+        rule = f"{RULE}; RES-23"
+        if unit.type == "artillery" and unit.type not in state.ammo_loss_types:
+            rule = f"{RULE}; A-CWB-ART"
+        steps.append(Step(rule=rule, text=text, dice=(roll,)))
+        loss_fact = "yes" if lost else "no"
+    else:
+        steps.append(
+            Step(
+                rule=RULE,
+                text=(
+                    f"Artillery fire follows the Ammo Level of {side.name} "
+                    f"({side.artillery_ammo.label}); no ammo-loss roll"
+                    if unit.type == "artillery"
+                    else f"{unit.type.capitalize()} does not roll for ammo loss in this game"
+                ),
+            )
+        )
+        loss_fact = "no roll"
+    reminder = morale_modifier(new_state, new_state.unit(unit.name))
+    if reminder is not None:
+        steps.append(
+            Step(
+                rule=f"{RULE}; P6",
+                text=f"Morale checks of {unit.name} take −1 while {reminder.label}",
+                modifiers=(reminder,),
+            )
+        )
+    return Outcome[CwbState](
+        state=new_state,
+        steps=tuple(steps),
+        rolls=tuple(dice.rolls[-1:]) if rolls else (),
+        facts=(("ammo loss", loss_fact), (unit.name, after.label)),
+    )
+
+
+__all__ = [
+    "AMMO_LOSS_LABEL",
+    "FIRE_PERMISSION",
+    "MORALE_MODIFIER",
+    "RULE",
+    "FireMode",
+    "ammo_after_loss",
+    "check_fire",
+    "fire",
+    "firing_ammo",
+    "morale_modifier",
+    "rolls_for_ammo_loss",
+]

@@ -1,0 +1,149 @@
+"""The Civil War Battles game system: the entry point the application talks to.
+
+>>> from rules_core.dice import ScriptedDice
+>>> system = CwbSystem()
+>>> state = system.new_state(["Union", "Confederate"], {"cwb_ammo_loss_pct": 4})
+>>> state = system.run(state, UnitAdd(name="1st Minnesota", side="Union", men=262),
+...                    ScriptedDice([])).state
+>>> outcome = system.run(state, Fire(unit="1st Minnesota", mode="offensive"), ScriptedDice([4]))
+>>> outcome.fact("1st Minnesota")
+'Low On Ammo'
+>>> system.odds(state, Fire(unit="1st Minnesota", mode="offensive"))[
+...     (("ammo loss", "yes"), ("1st Minnesota", "Low On Ammo"))]
+Fraction(1, 25)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from pydantic import BaseModel, TypeAdapter
+
+from rules_core.cwb.actions import (
+    ACTION_TYPES,
+    CwbAction,
+    CwbActionField,
+    Fire,
+    Isolation,
+    Map,
+    Melee,
+    Params,
+    Resupply,
+    Turn,
+    UnitAdd,
+    UnitList,
+    UnitRemove,
+    UnitSet,
+    WagonAdd,
+    WagonSet,
+)
+from rules_core.cwb.ammunition import fire
+from rules_core.cwb.isolation import isolation_test, melee, set_isolation
+from rules_core.cwb.scenario import (
+    add_unit,
+    add_wagon,
+    list_units,
+    new_game,
+    remove_unit,
+    set_map,
+    set_params,
+    set_unit,
+    set_wagon,
+)
+from rules_core.cwb.state import CwbState
+from rules_core.cwb.supply_wagons import resupply
+from rules_core.dice import Dice
+from rules_core.errors import InvalidInput
+from rules_core.outcome import Fact, Outcome
+from rules_core.system import GameSystem
+
+NAME_KINDS: tuple[str, ...] = ("side", "unit", "wagon")
+
+
+class CwbSystem(GameSystem[CwbState, CwbAction]):
+    """HPS Civil War Battles: ammunition, Supply Wagons and Isolation."""
+
+    name = "cwb"
+    title = "Civil War Battles"
+    state_type = CwbState
+    action_types: tuple[type[BaseModel], ...] = ACTION_TYPES
+    action_adapter: TypeAdapter[CwbAction] = TypeAdapter(CwbActionField)
+
+    def new_state(self, sides: Sequence[str], options: Mapping[str, Any]) -> CwbState:
+        """A fresh game (see :func:`rules_core.cwb.scenario.new_game` for the options)."""
+        return new_game(sides, options)
+
+    def acting_side(self, state: CwbState, action: CwbAction) -> str | None:
+        """The side whose player declares the action, or ``None`` when any player may.
+
+        >>> state = CwbSystem().new_state(["Union", "Confederate"], {})
+        >>> CwbSystem().acting_side(state, WagonAdd(name="W", side="confederate", strength=3))
+        'Confederate'
+        """
+        try:
+            if isinstance(action, UnitAdd | WagonAdd | Turn):
+                return state.side(action.side).name
+            if isinstance(action, Params):
+                return state.side(action.side).name if action.side is not None else None
+            if isinstance(action, UnitSet | UnitRemove):
+                return state.unit(action.name).side
+            if isinstance(action, WagonSet):
+                return state.wagon(action.name).side
+            if isinstance(action, Fire | Resupply | Isolation):
+                return state.unit(action.unit).side
+        except InvalidInput:
+            return None  # resolve() refuses it with the same message
+        return None
+
+    def resolve(self, state: CwbState, action: CwbAction, dice: Dice) -> Outcome[CwbState]:
+        """Validate and resolve one `/cwb` action; refusals come before any die."""
+        if isinstance(action, Fire):
+            return fire(state, action.unit, action.mode, dice)
+        if isinstance(action, Resupply):
+            return resupply(state, action.unit, action.wagon, action.path, action.routed)
+        if isinstance(action, Isolation):
+            return set_isolation(state, action.unit, action.isolated)
+        if isinstance(action, Turn):
+            return isolation_test(state, action.side)
+        if isinstance(action, Melee):
+            return melee(state, action.unit, action.strength)
+        if isinstance(action, Params):
+            return set_params(state, action)
+        if isinstance(action, UnitAdd):
+            return add_unit(state, action)
+        if isinstance(action, UnitSet):
+            return set_unit(state, action)
+        if isinstance(action, UnitRemove):
+            return remove_unit(state, action)
+        if isinstance(action, UnitList):
+            return list_units(state, action)
+        if isinstance(action, WagonAdd):
+            return add_wagon(state, action)
+        if isinstance(action, WagonSet):
+            return set_wagon(state, action)
+        if isinstance(action, Map):
+            return set_map(state, action)
+        raise InvalidInput(f"Unknown Civil War Battles action {action!r}.")
+
+    def names(self, state: CwbState, kind: str) -> list[str]:
+        """Names for autocomplete: ``"side"``, ``"unit"`` or ``"wagon"``.
+
+        >>> CwbSystem().names(CwbSystem().new_state(["Union", "Confederate"], {}), "side")
+        ['Union', 'Confederate']
+        """
+        if kind == "side":
+            return [s.name for s in state.sides]
+        if kind == "unit":
+            return [u.name for u in state.units]
+        if kind == "wagon":
+            return [w.name for w in state.wagons]
+        return []
+
+    def odds(self, state: CwbState, action: CwbAction) -> dict[tuple[Fact, ...], Fraction]:
+        """Exact odds by enumerating every face of the d100 (100 branches for a fire)."""
+        return super().odds(state, action)
+
+
+__all__ = ["NAME_KINDS", "CwbSystem"]

@@ -1,0 +1,238 @@
+"""The ``/asl`` commands as action models (COMMANDS.md); each model declares its command.
+
+See the docstring of :mod:`rules_core.system` for the convention.
+
+>>> Fire(weapons=("HMG", "LMG")).action
+'asl.fire'
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.config import JsonDict
+
+from rules_core.asl.state import Phase, UnitKind, WeaponKind, WeaponStatus
+
+_SIDE: JsonDict = {"autocomplete": "side"}
+_UNIT: JsonDict = {"autocomplete": "unit"}
+_WEAPON: JsonDict = {"autocomplete": "weapon"}
+
+
+class SetLevel(BaseModel):
+    """Set a side's FB16 Ammunition Shortage level (0 = none)."""
+
+    model_config = ConfigDict(frozen=True)
+    action: Literal["asl.level"] = "asl.level"
+    side: str = Field(description="The Axis side", json_schema_extra=_SIDE)
+    level: int = Field(ge=0, le=5, description="Ammunition Shortage level 0-5 (FB16.1)")
+
+
+class AddUnit(BaseModel):
+    """Add (or update) a squad, half-squad, crew, leader or hero."""
+
+    model_config = ConfigDict(frozen=True)
+    action: Literal["asl.unit.add"] = "asl.unit.add"
+    name: str = Field(description="Unit name, unique in the game", json_schema_extra=_UNIT)
+    side: str = Field(description="The unit's side", json_schema_extra=_SIDE)
+    kind: UnitKind = Field(description="squad, half_squad, crew, leader or hero")
+    quality: str = Field(default="", description="Counter, e.g. 4-6-7 or 9-1")
+    replaced_by: tuple[str, ...] = Field(
+        default=(), description="A19.13 replacement chain, best first, e.g. 4-4-7, 4-3-6"
+    )
+    nationality: str | None = Field(
+        default=None, description="Nationality if not the side's (e.g. Hungarian)"
+    )
+    elite: bool = Field(default=False, description="Elite unit (Hungarian PF/ATMM, FB13.6-13.7)")
+    smoke: int = Field(default=0, ge=0, le=6, description="SMOKE exponent (A24.1); 0 = none")
+    broken: bool = Field(default=False, description="Broken")
+    pinned: bool = Field(default=False, description="Pinned")
+    berserk: bool = Field(default=False, description="Berserk")
+    unarmed: bool = Field(default=False, description="Unarmed")
+    cx: bool = Field(default=False, description="Marked CX")
+    update: bool = Field(default=False, description="Replace an existing unit of this name")
+
+
+class AddWeapon(BaseModel):
+    """Add (or update) a SW MG, other SW, Gun or vehicle MG with its printed numbers."""
+
+    model_config = ConfigDict(frozen=True)
+    action: Literal["asl.weapon.add"] = "asl.weapon.add"
+    name: str = Field(description="Weapon name, unique in the game", json_schema_extra=_WEAPON)
+    side: str = Field(description="The side that possesses it", json_schema_extra=_SIDE)
+    kind: WeaponKind = Field(description="sw_mg, sw_other, veh_mg or gun")
+    b: int | None = Field(default=None, ge=2, le=12, description="Printed B# (none: B12)")
+    x: int | None = Field(default=None, ge=2, le=12, description="Printed X#")
+    rof: int | None = Field(default=None, ge=1, le=4, description="Multiple ROF")
+    repair: int | None = Field(default=None, ge=1, le=6, description="R# (vehicle armament: 1)")
+    repairable: bool = Field(default=True, description="False if the reverse has no repair number")
+    removal: int | None = Field(
+        default=None, ge=1, le=6, description="Removal number on a Gun's malfunctioned side"
+    )
+    owner: str | None = Field(default=None, description="Possessing unit", json_schema_extra=_UNIT)
+    captured_from: str | None = Field(
+        default=None, description="Original owner side if captured", json_schema_extra=_SIDE
+    )
+    main_armament: bool = Field(default=False, description="Vehicle MG that is the MA")
+    fb_immune: bool = Field(
+        default=False, description="Radio, phone, DC, PSK, FT, smoke dispenser (FB16.12)"
+    )
+    special_ammo: tuple[str, ...] = Field(
+        default=(), description="Special Ammo with Depletion Numbers, e.g. APCR:5, HEAT:4"
+    )
+    status: WeaponStatus = Field(default="ok", description="Current status")
+    low_ammo: bool = Field(default=False, description="Marked Low Ammo (FB16.42)")
+    update: bool = Field(default=False, description="Replace an existing weapon of this name")
+
+
+class ListWeapons(BaseModel):
+    """List the weapons with their status and markers."""
+
+    model_config = ConfigDict(frozen=True)
+    action: Literal["asl.weapon.list"] = "asl.weapon.list"
+    read_only: ClassVar[bool] = True
+
+
+class RemoveWeapon(BaseModel):
+    """Remove a weapon from the game."""
+
+    model_config = ConfigDict(frozen=True)
+    action: Literal["asl.weapon.remove"] = "asl.weapon.remove"
+    name: str = Field(description="The weapon", json_schema_extra=_WEAPON)
+
+
+class Fire(BaseModel):
+    """An IFT attack: breakdown, ROF, Random Selection, FB Unit Replacement, Residual flags."""
+
+    model_config = ConfigDict(frozen=True)
+    action: Literal["asl.fire"] = "asl.fire"
+    rolls_dice: ClassVar[bool] = True
+    weapons: tuple[str, ...] = Field(
+        default=(), description="Weapons firing, in stack order", json_schema_extra=_WEAPON
+    )
+    units: tuple[str, ...] = Field(
+        default=(), description="Units firing their Inherent FP", json_schema_extra=_UNIT
+    )
+    leader: str | None = Field(
+        default=None, description="Leader directing the fire", json_schema_extra=_UNIT
+    )
+    phase: Phase | None = Field(default=None, description="Phase (default: the current phase)")
+    sustained: tuple[str, ...] = Field(
+        default=(), description="MGs using Sustained Fire (A9.3)", json_schema_extra=_WEAPON
+    )
+    fpf: bool = Field(default=False, description="Final Protective Fire (MPh)")
+    fire_lane: bool = Field(default=False, description="Lay a Fire Lane with this MG (A9.22)")
+    lane_residual: bool = Field(
+        default=False, description="A Fire Lane Residual attack of this MG (A9.22)"
+    )
+    targets: tuple[str, ...] = Field(
+        default=(), description="Units attacked in the MPh (for the A9.2 shot limit)"
+    )
+    location: str | None = Field(default=None, description="Target Location in the MPh, e.g. H6")
+    mf: int | None = Field(
+        default=None, ge=0, le=99, description="MF/MP the targets spent in that Location"
+    )
+    lowering: tuple[str, ...] = Field(
+        default=(), description="Other A.11 B# lowering per weapon, e.g. LMG:1 (captured use)"
+    )
+    drm: int = Field(default=0, ge=-9, le=9, description="Total IFT DRM (for the Final DR)")
+
+
+class ToHit(BaseModel):
+    """An ordnance To Hit DR: breakdown, Low Ammo, Special Ammo depletion, ROF."""
+
+    model_config = ConfigDict(frozen=True)
+    action: Literal["asl.tohit"] = "asl.tohit"
+    rolls_dice: ClassVar[bool] = True
+    gun: str = Field(description="The Gun (or MG firing as ordnance)", json_schema_extra=_WEAPON)
+    phase: Phase | None = Field(default=None, description="Phase (default: the current phase)")
+    intensive: bool = Field(default=False, description="Intensive Fire (C5.6)")
+    ovr_prevention: bool = Field(default=False, description="Fire as OVR Prevention (FB16.52)")
+    special_ammo: str | None = Field(default=None, description="Special Ammunition type, e.g. APCR")
+    lowering: int = Field(default=0, ge=0, le=6, description="Other A.11 B# lowering (captured…)")
+    drm: int = Field(default=0, ge=-9, le=9, description="Total To Hit DRM (for the Final DR)")
+
+
+class Repair(BaseModel):
+    """A Repair dr for a malfunctioned weapon, with the level's elimination threshold."""
+
+    model_config = ConfigDict(frozen=True)
+    action: Literal["asl.repair"] = "asl.repair"
+    rolls_dice: ClassVar[bool] = True
+    weapon: str = Field(description="The malfunctioned weapon", json_schema_extra=_WEAPON)
+    unit: str | None = Field(
+        default=None, description="Repairing unit (default: its possessor)", json_schema_extra=_UNIT
+    )
+
+
+class Check(BaseModel):
+    """An availability check (PF, ATMM, SMOKE, Starshell/IR) with its drms."""
+
+    model_config = ConfigDict(frozen=True)
+    action: Literal["asl.check"] = "asl.check"
+    rolls_dice: ClassVar[bool] = True
+    kind: Literal["pf", "atmm", "smoke", "starshell"] = Field(description="What is checked")
+    unit: str = Field(description="The unit checking", json_schema_extra=_UNIT)
+    cx: bool | None = Field(default=None, description="CX (default: the unit's marker)")
+    year: int | None = Field(default=None, ge=1939, le=1945, description="Scenario year")
+    target: Literal["afv", "unarmored_vehicle", "other"] = Field(
+        default="afv", description="PF/ATMM target: AFV, unarmored vehicle, or other"
+    )
+    pfk: bool = Field(default=False, description="PFk (Aug-Sep 1943 only, C13.31)")
+    usage: int | None = Field(
+        default=None, ge=0, le=6, description="Starshell/IR usage number (scenario data)"
+    )
+    drm: int = Field(default=0, ge=-6, le=6, description="Any other drm")
+
+
+class SetPhase(BaseModel):
+    """Advance to a phase; clears the markers that expire."""
+
+    model_config = ConfigDict(frozen=True)
+    action: Literal["asl.phase"] = "asl.phase"
+    phase: Phase = Field(description="rph, pfph, mph, dfph, afph or ccph")
+    side: str = Field(description="The phasing (ATTACKER) side", json_schema_extra=_SIDE)
+
+
+AslAction = (
+    SetLevel
+    | AddUnit
+    | AddWeapon
+    | ListWeapons
+    | RemoveWeapon
+    | Fire
+    | ToHit
+    | Repair
+    | Check
+    | SetPhase
+)
+AslActionField = Annotated[AslAction, Field(discriminator="action")]
+ACTION_TYPES: tuple[type[BaseModel], ...] = (
+    SetLevel,
+    AddUnit,
+    AddWeapon,
+    ListWeapons,
+    RemoveWeapon,
+    Fire,
+    ToHit,
+    Repair,
+    Check,
+    SetPhase,
+)
+
+__all__ = [
+    "ACTION_TYPES",
+    "AddUnit",
+    "AddWeapon",
+    "AslAction",
+    "AslActionField",
+    "Check",
+    "Fire",
+    "ListWeapons",
+    "RemoveWeapon",
+    "Repair",
+    "SetLevel",
+    "SetPhase",
+    "ToHit",
+]

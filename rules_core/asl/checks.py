@@ -1,0 +1,146 @@
+"""Availability checks: PF (C13.31), ATMM (C13.7), Infantry SMOKE (A24.1), Starshell/IR (E1.92).
+
+RULES_BRIEF §3.6 with the FB16.61-16.66 drms; A-LATW (Final dr ≤ 3, drm lists, an Original 6
+pins the unit), A-STAR (usage number from scenario data).
+"""
+
+from __future__ import annotations
+
+from rules_core.asl.actions import Check
+from rules_core.asl.fb16 import availability_drm, personnel_immune, unit_level
+from rules_core.asl.state import AslState, Unit
+from rules_core.dice import Dice
+from rules_core.errors import IllegalAction, InvalidInput
+from rules_core.outcome import Modifier, Outcome, Step, total_modifier
+
+CHECK_RULES: dict[str, tuple[str, str, str]] = {
+    "pf": ("C13.31", "FB16.63", "PF"),
+    "atmm": ("C13.7", "FB16.64", "ATMM"),
+    "smoke": ("A24.1", "FB16.61", "SMOKE"),
+    "starshell": ("E1.92", "FB16.66", "Starshell"),
+}
+"""kind → (base rule, FB rule, name)."""
+
+LATW_SUCCESS = 3
+"""C13.31/C13.7 (A-LATW): a PF or ATMM is available on a Final dr ≤ 3."""
+HUNGARIAN_DRM = {"pf": 1, "atmm": 2}
+"""FB13.6/FB13.7: Hungarian PF +1, ATMM +2 (Elite units only)."""
+
+
+def check_modifiers(state: AslState, unit: Unit, action: Check) -> tuple[Modifier, ...]:
+    """The drms of one availability check, each with its rule (C13.31, C13.7, A24.1, FB16.6).
+
+    >>> from rules_core.asl.state import Side
+    >>> st = AslState(sides=(Side(name="Axis", nationality="German", axis=True, level=4),))
+    >>> e = Unit(name="E", side="Axis", kind="squad", nationality="Hungarian", elite=True, cx=True)
+    >>> [m.render() for m in check_modifiers(st, e, Check(kind="pf", unit="E", year=1945))]
+    ['+1 CX', '-1 1945', '+1 Hungarian', '+1 Ammunition Shortage level 4']
+    """
+    base, fb_rule, _ = CHECK_RULES[action.kind]
+    mods: list[Modifier] = []
+    cx = unit.cx if action.cx is None else action.cx
+    if action.kind in ("pf", "atmm"):
+        if unit.kind in ("half_squad", "crew"):
+            mods.append(Modifier(label="HS/crew", value=1, rule=base))
+        if unit.is_smc:
+            mods.append(Modifier(label="SMC", value=2, rule=base))
+    if cx:
+        mods.append(Modifier(label="CX", value=1, rule=base))
+    if action.kind == "pf":
+        if action.target != "afv":
+            mods.append(Modifier(label="non-AFV target", value=1, rule=base))
+        if action.year == 1945:
+            mods.append(Modifier(label="1945", value=-1, rule=base))
+        if action.pfk:
+            mods.append(Modifier(label="PFk", value=1, rule=base))
+    if action.kind == "atmm" and action.target == "unarmored_vehicle":
+        mods.append(Modifier(label="non-armored vehicle", value=1, rule=base))
+    if action.kind in HUNGARIAN_DRM and unit.nationality.lower() == "hungarian":
+        rule = "FB13.6" if action.kind == "pf" else "FB13.7"
+        mods.append(Modifier(label="Hungarian", value=HUNGARIAN_DRM[action.kind], rule=rule))
+    if action.kind == "starshell":
+        # A-FB-WEAPON: Starshells are equipment; SMC (leaders) fire them, so 16.11 cannot apply.
+        side = state.side(unit.side)
+        level = side.level if side is not None and side.axis else 0
+    else:
+        level = 0 if personnel_immune(unit) else unit_level(state, unit)
+    fb = availability_drm(level, action.kind, atmm_level4=state.config.fb_atmm_level4_drm)
+    if fb:
+        mods.append(Modifier(label=f"Ammunition Shortage level {level}", value=fb, rule=fb_rule))
+    if action.drm:
+        mods.append(Modifier(label="other", value=action.drm))
+    return tuple(mods)
+
+
+def _validate(state: AslState, action: Check) -> tuple[Unit, int]:
+    unit = state.unit(action.unit)
+    if unit is None:
+        raise InvalidInput(f"There is no unit called {action.unit!r} in this game.")
+    base, _, name = CHECK_RULES[action.kind]
+    if unit.broken:
+        raise IllegalAction(f"A broken unit may not make a {name} check.", rule=base)
+    if action.kind in HUNGARIAN_DRM and unit.nationality.lower() == "hungarian" and not unit.elite:
+        raise IllegalAction(
+            f"Only Elite Hungarian units may make a {name} check.",
+            rule="FB13.6" if action.kind == "pf" else "FB13.7",
+        )
+    if action.kind == "atmm" and action.target == "other":
+        raise IllegalAction("An ATMM is used in Close Combat against a vehicle.", rule="C13.7")
+    if action.kind == "smoke":
+        if unit.kind not in ("squad", "half_squad") or unit.smoke == 0:
+            raise IllegalAction(f"{unit.name} has no SMOKE exponent.", rule="A24.1")
+        return unit, unit.smoke
+    if action.kind == "starshell":
+        if action.usage is None:
+            raise InvalidInput("Give the Starshell/IR usage number from the scenario (usage).")
+        return unit, action.usage
+    return unit, LATW_SUCCESS
+
+
+def resolve_check(state: AslState, action: Check, dice: Dice) -> Outcome[AslState]:
+    """Resolve one availability check: Final dr ≤ the needed number; PF/ATMM Original 6 pins.
+
+    >>> from rules_core.asl.system import SYSTEM
+    >>> from rules_core.asl.actions import AddUnit
+    >>> from rules_core.dice import ScriptedDice
+    >>> st = SYSTEM.new_state(["Axis", "Allied"], {})
+    >>> add = AddUnit(name="C", side="Axis", kind="squad")
+    >>> st = SYSTEM.resolve(st, add, ScriptedDice([])).state
+    >>> out = resolve_check(st, Check(kind="pf", unit="C"), ScriptedDice([6]))
+    >>> out.facts
+    (('PF (C)', 'none'), ('Pin (C)', 'pinned'))
+    """
+    unit, needed = _validate(state, action)
+    base, _, name = CHECK_RULES[action.kind]
+    mods = check_modifiers(state, unit, action)
+    label = {"pf": "PF check dr", "atmm": "ATMM check dr", "smoke": "SMOKE placement dr"}.get(
+        action.kind, "Starshell usage dr"
+    )
+    dr = dice.dr(label)
+    roll = dice.rolls[-1]
+    final = dr + total_modifier(mods)
+    success = final <= needed
+    word = {"pf": "obtained", "atmm": "obtained", "smoke": "placed", "starshell": "available"}
+    result = word[action.kind] if success else "none"
+    shown = ", ".join(m.render() for m in mods) if mods else "no drm"
+    steps = [
+        Step(
+            rule=base,
+            text=f"{label} {dr} ({shown}) = Final {final} {'≤' if success else '>'} {needed} — "
+            f"{name} {result} for {unit.name}",
+            dice=(roll,),
+            modifiers=mods,
+        )
+    ]
+    facts = [(f"{name} ({unit.name})", result)]
+    new = state
+    if action.kind in ("pf", "atmm"):
+        pinned = dr == 6
+        facts.append((f"Pin ({unit.name})", "pinned" if pinned else "not pinned"))
+        if pinned:
+            steps.append(Step(rule=base, text=f"Original dr 6 — {unit.name} is pinned"))
+            new = state.with_units({unit.name: unit.model_copy(update={"pinned": True})})
+    return Outcome[AslState](state=new, steps=tuple(steps), rolls=(roll,), facts=tuple(facts))
+
+
+__all__ = ["CHECK_RULES", "HUNGARIAN_DRM", "LATW_SUCCESS", "check_modifiers", "resolve_check"]

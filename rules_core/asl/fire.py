@@ -1,0 +1,782 @@
+"""IFT attacks by any mix of weapons and Inherent-FP units (A9.2, A9.3, A9.7, A9.71, A9.22, FB16).
+
+RULES_BRIEF §2.2-2.5 and §3.2-3.7. Resolution is split so that exact odds can be computed fast:
+:func:`plan_fire` validates (no dice), :func:`weapon_candidates` / :func:`mmc_candidates` say who
+takes part in each Random Selection for an Original DR, and :func:`settle` is the pure result of
+the dice. :func:`resolve_fire` rolls; :func:`fire_odds` enumerates exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from rules_core.asl.actions import Fire
+from rules_core.asl.breakdown import (
+    SUSTAINED_FIRE_LOWERING,
+    Fate,
+    breakdown_numbers,
+    normal_breakdown,
+)
+from rules_core.asl.fb16 import (
+    fb_gun_fate,
+    fb_original_b,
+    fb_sw_fate,
+    personnel_immune,
+    unit_level,
+    unit_replacement_triggered,
+    weapon_level,
+)
+from rules_core.asl.random_selection import random_selection, selection_odds
+from rules_core.asl.state import (
+    MARKER_NAMES,
+    AslState,
+    FireLane,
+    FireMarker,
+    Phase,
+    ShotCount,
+    Unit,
+    Weapon,
+)
+from rules_core.dice import Dice, Roll
+from rules_core.errors import IllegalAction, InvalidInput
+from rules_core.outcome import Fact, Modifier, Outcome, Step
+
+PHASE_FIRE_MARKER: dict[str, FireMarker] = {
+    "pfph": "prep",
+    "mph": "first",
+    "dfph": "final",
+    "afph": "none",
+}
+"""A9.2: the fire marker a weapon earns when it does not keep Multiple ROF, by phase."""
+
+MG_CAPACITY: dict[str, int] = {"squad": 2, "half_squad": 1, "crew": 1, "leader": 1, "hero": 1}
+"""A9.11/A9.12: SW MGs one unit may fire in one attack."""
+
+
+@dataclass(frozen=True)
+class WeaponPlan:
+    """One weapon's numbers for this use (no dice yet)."""
+
+    name: str
+    kind: str
+    printed_b: int | None
+    printed_x: int | None
+    rof: int | None
+    lowering: int
+    level: int
+    fb_b0: int
+    low_ammo: bool
+    sustained: bool
+    pooled: bool
+
+
+@dataclass(frozen=True)
+class MmcPlan:
+    """A qualified Axis MMC using its Inherent FP (FB16.2)."""
+
+    name: str
+    level: int
+    chain: tuple[str, ...]
+    berserk: bool
+
+
+@dataclass(frozen=True)
+class FirePlan:
+    """Everything the dice will be read against."""
+
+    weapons: tuple[WeaponPlan, ...]
+    mmc: tuple[MmcPlan, ...]
+    phase: Phase
+    fb_small_arms: bool
+    fire_lane: bool
+    lane_residual: bool
+    fpf: bool
+
+
+@dataclass(frozen=True)
+class WeaponResult:
+    """What one weapon suffered."""
+
+    name: str
+    fate: Fate
+    normal: Fate
+    fb: Fate
+    candidate: bool
+    affected: bool
+    mark_low: bool
+    rof: str | None
+    marker: FireMarker | None
+
+
+@dataclass(frozen=True)
+class FireResult:
+    """The pure result of the dice for one attack."""
+
+    colored: int
+    white: int
+    weapons: tuple[WeaponResult, ...]
+    replacement: tuple[tuple[str, str], ...]
+    no_residual_at_all: bool
+
+    @property
+    def original_dr(self) -> int:
+        """The Original DR."""
+        return self.colored + self.white
+
+
+def weapon_fate(plan: WeaponPlan, original_dr: int) -> tuple[Fate, Fate, Fate, bool]:
+    """(final, normal, FB) fate and the Low Ammo mark for one weapon (A9.7, A.11, FB16.3-16.4).
+
+    The more severe of the normal and FB outcomes applies (RULES_BRIEF §0.3).
+
+    >>> p = WeaponPlan("LMG", "sw_mg", None, None, 1, 0, 4, 12, False, False, True)
+    >>> [f.name for f in weapon_fate(p, 10)[:3]]
+    ['MALF', 'OK', 'MALF']
+    """
+    normal = normal_breakdown(plan.printed_b, plan.printed_x, plan.lowering, original_dr)
+    fb, mark = Fate.OK, False
+    if plan.level > 0:
+        if plan.kind == "gun":
+            fb, mark = fb_gun_fate(plan.level, plan.fb_b0, original_dr, low_ammo=plan.low_ammo)
+        else:
+            fb = fb_sw_fate(plan.level, plan.fb_b0, original_dr)
+    fate = max(normal, fb)
+    return fate, normal, fb, mark and fate != Fate.ELIM
+
+
+def weapon_candidates(plan: FirePlan, original_dr: int) -> tuple[str, ...]:
+    """Weapons that go to A9.71 Random Selection for this Original DR (stack order).
+
+    MGs, FB-subject SW (FB16.34) and weapons reaching their X# are pooled; a pool of one is
+    affected without a dr.
+    """
+    names = []
+    for w in plan.weapons:
+        fate, normal, _, _ = weapon_fate(w, original_dr)
+        if fate != Fate.OK and (w.pooled or (w.kind != "gun" and normal == Fate.ELIM)):
+            names.append(w.name)
+    return tuple(names)
+
+
+def mmc_candidates(plan: FirePlan, original_dr: int) -> tuple[str, ...]:
+    """MMC that FB16.2 Unit Replacement may affect for this Original DR (stack order)."""
+    return tuple(m.name for m in plan.mmc if unit_replacement_triggered(m.level, original_dr))
+
+
+def settle(
+    plan: FirePlan,
+    colored: int,
+    white: int,
+    weapons_selected: frozenset[str],
+    mmc_selected: frozenset[str],
+) -> FireResult:
+    """The pure result of the attack's dice (A9.2, A9.3, A9.71, FB16.2, FB16.5)."""
+    dr = colored + white
+    pool = set(weapon_candidates(plan, dr))
+    results = []
+    for w in plan.weapons:
+        fate, normal, fb, mark = weapon_fate(w, dr)
+        candidate = fate != Fate.OK
+        affected = w.name in weapons_selected if w.name in pool else candidate
+        broken = affected and fate != Fate.OK
+        rof: str | None = None
+        marker: FireMarker | None = None
+        if not broken and not plan.lane_residual:
+            if plan.fire_lane:
+                marker = "first"
+            elif w.sustained or plan.fpf:
+                marker = "final"
+                rof = "lost" if w.rof is not None else None
+            elif w.rof is not None and colored <= w.rof:
+                rof = "kept"
+            else:
+                marker = PHASE_FIRE_MARKER[plan.phase]
+                rof = "lost" if w.rof is not None else None
+        results.append(
+            WeaponResult(
+                name=w.name,
+                fate=fate if affected else Fate.OK,
+                normal=normal,
+                fb=fb,
+                candidate=candidate,
+                affected=affected,
+                mark_low=mark,
+                rof=rof,
+                marker=marker,
+            )
+        )
+    replacement = []
+    triggered = set(mmc_candidates(plan, dr))
+    for m in plan.mmc:
+        if m.name not in triggered or m.name not in mmc_selected:
+            replacement.append((m.name, "no effect"))
+        elif m.chain:
+            replacement.append((m.name, f"replaced by {m.chain[0]}"))
+        elif m.berserk:
+            replacement.append((m.name, "unaffected (Berserk)"))
+        else:
+            replacement.append((m.name, "broken"))
+    return FireResult(
+        colored=colored,
+        white=white,
+        weapons=tuple(results),
+        replacement=tuple(replacement),
+        no_residual_at_all=plan.fb_small_arms and dr == 12,
+    )
+
+
+FATE_WORDS = {Fate.OK: "fine", Fate.MALF: "malfunctioned", Fate.ELIM: "eliminated"}
+
+
+def fate_word(kind: str, fate: Fate) -> str:
+    """How a player says it: a SW is eliminated, a Gun or vehicle weapon Disabled (§0.3).
+
+    >>> fate_word("gun", Fate.ELIM), fate_word("sw_mg", Fate.MALF)
+    ('disabled', 'malfunctioned')
+    """
+    if fate == Fate.ELIM and kind in ("gun", "veh_mg"):
+        return "disabled"
+    return FATE_WORDS[fate]
+
+
+def fire_facts(plan: FirePlan, result: FireResult) -> tuple[Fact, ...]:
+    """The at-a-glance summary: weapon fates, Low marks, ROF, Unit Replacement, Residual FP."""
+    facts: list[Fact] = []
+    kinds = {w.name: w.kind for w in plan.weapons}
+    for r in result.weapons:
+        word = fate_word(kinds[r.name], r.fate)
+        if r.mark_low and r.fate != Fate.ELIM:
+            word += ", marked Low Ammo"
+        facts.append((r.name, word))
+    for r in result.weapons:
+        if r.rof is not None:
+            facts.append((f"ROF ({r.name})", r.rof))
+    for name, effect in result.replacement:
+        facts.append((f"Unit Replacement ({name})", effect))
+    for r in result.weapons:
+        if r.fate != Fate.OK:
+            facts.append((f"Residual FP ({r.name})", "none"))
+    if plan.lane_residual:
+        broken = any(r.fate != Fate.OK for r in result.weapons)
+        facts.append(("Fire Lane", "removed" if broken else "stays"))
+    if result.no_residual_at_all:
+        facts.append(("Residual FP", "none at all"))
+    return tuple(facts)
+
+
+def _parse_lowering(entries: Sequence[str], names: set[str]) -> dict[str, int]:
+    lowering: dict[str, int] = {}
+    for entry in entries:
+        name, sep, amount = entry.rpartition(":")
+        if not sep or not amount.strip().isdigit():
+            raise InvalidInput(f"Lowering {entry!r} should look like 'LMG:1'.")
+        key = name.strip().lower()
+        if key not in names:
+            raise InvalidInput(f"Lowering names {name.strip()!r}, which is not firing.")
+        lowering[key] = lowering.get(key, 0) + int(amount)
+    return lowering
+
+
+def _lookup_weapons(state: AslState, names: Sequence[str]) -> list[Weapon]:
+    found = []
+    for name in names:
+        weapon = state.weapon(name)
+        if weapon is None:
+            raise InvalidInput(f"There is no weapon called {name!r} in this game.")
+        if weapon in found:
+            raise InvalidInput(f"{weapon.name} is named twice.")
+        found.append(weapon)
+    return found
+
+
+def _lookup_units(state: AslState, names: Sequence[str]) -> list[Unit]:
+    found = []
+    for name in names:
+        unit = state.unit(name)
+        if unit is None:
+            raise InvalidInput(f"There is no unit called {name!r} in this game.")
+        if unit in found:
+            raise InvalidInput(f"{unit.name} is named twice.")
+        found.append(unit)
+    return found
+
+
+def firing_side(state: AslState, action: Fire) -> str | None:
+    """The side of the first named firer (for permissions), or ``None`` if unknown."""
+    for name in action.weapons:
+        weapon = state.weapon(name)
+        if weapon is not None:
+            return weapon.side
+    for name in action.units:
+        unit = state.unit(name)
+        if unit is not None:
+            return unit.side
+    return None
+
+
+def _validate_markers(weapon: Weapon, phase: str, sustained: bool, fpf: bool) -> None:
+    marker = weapon.fire_marker
+    if marker == "none":
+        return
+    if fpf and marker in ("first", "final"):
+        return  # A8.31: FPF by a weapon already marked First/Final Fire
+    if marker == "first" and phase in ("mph", "dfph") and sustained:
+        return  # A9.3: Subsequent First Fire / Final Fire by a First Fire MG is Sustained Fire
+    raise IllegalAction(
+        f"{weapon.name} is marked {MARKER_NAMES[marker]}; it may fire again only as Sustained "
+        "Fire (when marked First Fire) or as FPF.",
+        rule="A9.3",
+    )
+
+
+def plan_fire(state: AslState, action: Fire) -> FirePlan:
+    """Validate an IFT attack and gather its numbers (before any die).
+
+    :raises InvalidInput: unknown names, bad lowering entries, missing MPh target data.
+    :raises IllegalAction: A9.11/9.12 capacity, A9.2 shot limit, A9.3 Sustained Fire, A9.22 Fire
+        Lane, FB16.51 bans, fire out of phase.
+    """
+    if not action.weapons and not action.units:
+        raise InvalidInput("Name at least one weapon or unit that fires.")
+    weapons = _lookup_weapons(state, action.weapons)
+    units = _lookup_units(state, action.units)
+    phase = action.phase or state.phase
+    if phase is None:
+        raise InvalidInput("Set the phase first (/asl phase) or give phase.")
+    if phase in ("rph", "ccph"):
+        raise IllegalAction("There is no IFT fire in the Rally or Close Combat Phase.", rule="A3")
+    sides = {w.side for w in weapons} | {u.side for u in units}
+    if len(sides) > 1:
+        raise InvalidInput("All firers of one attack must belong to the same side.")
+    (side,) = sides
+    if state.phase_side is not None and action.phase is None:
+        phasing = state.phase_side.lower() == side.lower()
+        if phase in ("pfph", "afph") and not phasing:
+            raise IllegalAction(f"Only the ATTACKER fires in the {phase.upper()}.", rule="A3")
+        if phase in ("mph", "dfph") and phasing:
+            raise IllegalAction(f"Only the DEFENDER fires in the {phase.upper()}.", rule="A3")
+    if action.leader is not None:
+        leader = state.unit(action.leader)
+        if leader is None:
+            raise InvalidInput(f"There is no unit called {action.leader!r} in this game.")
+        if leader.kind != "leader" or leader.side != side:
+            raise IllegalAction(f"{leader.name} is not a friendly leader.", rule="A7.53")
+    sustained_names = {n.lower() for n in action.sustained}
+    names = {w.name.lower() for w in weapons}
+    if not sustained_names <= names:
+        raise InvalidInput("Sustained Fire names a weapon that is not firing.")
+    lowering = _parse_lowering(action.lowering, names)
+    if action.fpf and phase != "mph":
+        raise IllegalAction("Final Protective Fire happens only in the MPh.", rule="A8.31")
+    if action.fire_lane or action.lane_residual:
+        if len(weapons) != 1 or units or weapons[0].kind != "sw_mg":
+            raise IllegalAction("A Fire Lane belongs to one SW MG firing alone.", rule="A9.22")
+        if sustained_names:
+            raise IllegalAction("A Fire Lane attack is not Sustained Fire.", rule="A9.22")
+    if action.fire_lane and action.lane_residual:
+        raise InvalidInput("Lay a Fire Lane or resolve its Residual attack, not both.")
+    lanes = {lane.weapon.lower() for lane in state.fire_lanes}
+    # A9.11/A9.12: how many SW MGs each unit fires.
+    per_possessor: dict[str, int] = {}
+    for weapon in weapons:
+        if weapon.status != "ok":
+            raise IllegalAction(f"{weapon.name} is {weapon.status} and cannot fire.", rule="A9.7")
+        if weapon.kind == "sw_mg" and weapon.possessor is not None:
+            key = weapon.possessor.lower()
+            per_possessor[key] = per_possessor.get(key, 0) + 1
+    for key, count in per_possessor.items():
+        owner = state.unit(key)
+        if owner is None:
+            continue
+        if count > MG_CAPACITY[owner.kind]:
+            raise IllegalAction(
+                f"{owner.name} may fire at most {MG_CAPACITY[owner.kind]} SW MG(s) at once.",
+                rule="A9.11" if owner.is_mmc else "A9.12",
+            )
+        if count == 2 and owner in units:
+            raise IllegalAction(
+                f"{owner.name} fires two MGs and so forfeits its Inherent FP.", rule="A9.11"
+            )
+    weapon_plans = []
+    for weapon in weapons:
+        sustained = weapon.name.lower() in sustained_names
+        level = weapon_level(state, weapon)
+        if sustained:
+            owner = state.unit(weapon.possessor) if weapon.possessor else None
+            if not weapon.is_mg or (weapon.kind == "veh_mg" and not weapon.main_armament):
+                raise IllegalAction(
+                    f"{weapon.name} may not use Sustained Fire (only SW MGs and a MA MG).",
+                    rule="A9.3",
+                )
+            if owner is not None and owner.is_smc:
+                raise IllegalAction(
+                    "A lone leader or hero may not use Sustained Fire.", rule="A9.3"
+                )
+            if phase not in ("mph", "dfph"):
+                raise IllegalAction(
+                    "Sustained Fire is Subsequent First Fire, FPF or Final Fire only.",
+                    rule="A9.3",
+                )
+            if level >= 4 and not action.fpf:
+                raise IllegalAction(
+                    f"Sustained Fire is not allowed at Ammunition Shortage level {level} "
+                    "except as FPF.",
+                    rule="FB16.51",
+                )
+        if action.lane_residual:
+            if weapon.name.lower() not in lanes:
+                raise IllegalAction(f"{weapon.name} has no Fire Lane.", rule="A9.22")
+        else:
+            _validate_markers(weapon, phase, sustained, action.fpf)
+        if action.fire_lane:
+            owner = state.unit(weapon.possessor) if weapon.possessor else None
+            if owner is None or not owner.is_mmc or owner.broken or owner.pinned:
+                raise IllegalAction(
+                    "A Fire Lane needs a Good Order, unpinned Infantry MMC manning the MG.",
+                    rule="A9.22",
+                )
+        extra = lowering.get(weapon.name.lower(), 0)
+        total = extra + (SUSTAINED_FIRE_LOWERING if sustained else 0)
+        # A9.71 pools MGs (and weapons reaching their X#); FB16.34 every FB-subject SW.
+        pooled = weapon.is_mg or (level > 0 and weapon.kind == "sw_other")
+        weapon_plans.append(
+            WeaponPlan(
+                name=weapon.name,
+                kind=weapon.kind,
+                printed_b=weapon.printed_b,
+                printed_x=weapon.printed_x,
+                rof=weapon.rof,
+                lowering=total,
+                level=level,
+                fb_b0=fb_original_b(weapon),
+                low_ammo=weapon.low_ammo,
+                sustained=sustained,
+                pooled=pooled,
+            )
+        )
+    # A9.2: the MPh shot limit per (MG, unit, Location).
+    if phase == "mph" and not action.lane_residual and not action.fpf:
+        limited = [w for w in weapons if w.is_mg and w.name.lower() not in sustained_names]
+        if limited:
+            if not action.targets or action.location is None or action.mf is None:
+                raise InvalidInput(
+                    "MPh fire by a MG needs targets, location and mf (A9.2 shot limit)."
+                )
+            limit = max(1, action.mf)
+            for weapon in limited:
+                for target in action.targets:
+                    taken = _shots(state, weapon.name, target, action.location)
+                    if taken >= limit:
+                        raise IllegalAction(
+                            f"{weapon.name} has already attacked {target} in {action.location} "
+                            f"{taken} time(s) and it spent {action.mf} MF there; further fire "
+                            "only as Sustained Fire or FPF.",
+                            rule="A9.2",
+                        )
+    mmc = []
+    for unit in units:
+        if unit.side != side:
+            raise InvalidInput("All firers of one attack must belong to the same side.")
+        level = unit_level(state, unit)
+        if unit.kind in ("squad", "half_squad") and not personnel_immune(unit) and level > 0:
+            mmc.append(MmcPlan(unit.name, level, unit.replaced_by, unit.berserk))
+    fb_small_arms = any(w.level > 0 for w in weapon_plans) or any(
+        unit_level(state, u) > 0 and not personnel_immune(u) for u in units
+    )
+    return FirePlan(
+        weapons=tuple(weapon_plans),
+        mmc=tuple(mmc),
+        phase=phase,
+        fb_small_arms=fb_small_arms,
+        fire_lane=action.fire_lane,
+        lane_residual=action.lane_residual,
+        fpf=action.fpf,
+    )
+
+
+def _shots(state: AslState, weapon: str, target: str, location: str) -> int:
+    for record in state.shots:
+        if (record.weapon.lower(), record.target.lower(), record.location.lower()) == (
+            weapon.lower(),
+            target.lower(),
+            location.lower(),
+        ):
+            return record.shots
+    return 0
+
+
+def weapon_text(plan: WeaponPlan, r: WeaponResult, dr: int) -> tuple[str, str]:
+    """(rule, text) explaining one weapon's breakdown result."""
+    word = fate_word(plan.kind, r.fate)
+    b_eff, x_eff = breakdown_numbers(plan.printed_b, plan.printed_x, plan.lowering)
+    if not r.candidate:
+        if r.mark_low:
+            return "FB16.42", (
+                f"Original DR {dr} = B{plan.fb_b0}−{plan.fb_b0 - dr} at level {plan.level} — "
+                f"{plan.name} marked Low Ammo, not malfunctioned"
+            )
+        shown = f"B{b_eff}" if b_eff is not None else f"X{x_eff}"
+        return "A9.7", f"Original DR {dr} < {shown} — {plan.name} fine"
+    if not r.affected:
+        return "A9.71", f"{plan.name} not selected — unaffected"
+    if r.fb > r.normal:
+        if plan.kind == "gun":
+            rule = "FB16.41" if r.fate == Fate.ELIM else "FB16.42"
+        else:
+            rule = "FB16.31" if r.fate == Fate.ELIM else "FB16.32"
+        cmp = f"≥ B{plan.fb_b0}" if dr >= plan.fb_b0 else f"= B{plan.fb_b0}−{plan.fb_b0 - dr}"
+        text = f"Original DR {dr} {cmp} at level {plan.level} — {plan.name} {word}"
+    elif r.fate == Fate.ELIM:
+        rule = "A.11" if plan.lowering > 0 else "A9.7"
+        text = f"Original DR {dr} ≥ X{x_eff} — {plan.name} {word}"
+    else:
+        rule = "A9.3" if plan.sustained else ("A.11" if plan.lowering else "A9.7")
+        text = f"Original DR {dr} ≥ B{b_eff} — {plan.name} {word}"
+    if r.mark_low:
+        text += " and marked Low Ammo"
+    return rule, text
+
+
+def resolve_fire(state: AslState, action: Fire, dice: Dice) -> Outcome[AslState]:
+    """Resolve an IFT attack (A9.2, A9.3, A9.7, A9.71, A9.22, FB16.2-16.5).
+
+    >>> from rules_core.asl.system import SYSTEM
+    >>> from rules_core.dice import ScriptedDice
+    >>> st = SYSTEM.new_state(["Axis", "Allied"], {})
+    >>> from rules_core.asl.actions import AddWeapon, SetPhase
+    >>> st = SYSTEM.resolve(st, AddWeapon(name="LMG", side="Axis", kind="sw_mg", rof=1),
+    ...                     ScriptedDice([])).state
+    >>> st = SYSTEM.resolve(st, SetPhase(phase="pfph", side="Axis"), ScriptedDice([])).state
+    >>> out = resolve_fire(st, Fire(weapons=("LMG",)), ScriptedDice([6, 6]))
+    >>> out.fact("LMG"), out.explanation()[1]
+    ('malfunctioned', 'A9.7: Original DR 12 ≥ B12 — LMG malfunctioned')
+    """
+    plan = plan_fire(state, action)
+    colored, white = dice.DR("IFT DR")
+    ift_roll = dice.rolls[-1]
+    dr = colored + white
+    pool = weapon_candidates(plan, dr)
+    before = len(dice.rolls)
+    weapons_selected = random_selection(pool, dice)
+    weapon_rs_rolls = tuple(dice.rolls[before:])
+    triggered = mmc_candidates(plan, dr)
+    before = len(dice.rolls)
+    mmc_selected = random_selection(triggered, dice)
+    mmc_rs_rolls = tuple(dice.rolls[before:])
+    result = settle(plan, colored, white, weapons_selected, mmc_selected)
+
+    steps: list[Step] = []
+    drm = (Modifier(label="IFT DRM", value=action.drm),) if action.drm else ()
+    steps.append(
+        Step(
+            rule="A9.22" if plan.lane_residual else "A7",
+            text=(
+                f"{'Fire Lane Residual' if plan.lane_residual else 'IFT'} DR {dr} "
+                f"({colored},{white}); Final DR {dr + action.drm} for the IFT"
+            ),
+            dice=(ift_roll,),
+            modifiers=drm,
+        )
+    )
+    if weapon_rs_rolls:
+        any_fb = any(w.level > 0 for w in plan.weapons if w.name in pool)
+        shown = ", ".join(
+            f"{r.label[len('Random Selection dr (') : -1]} {r.total}" for r in weapon_rs_rolls
+        )
+        steps.append(
+            Step(
+                rule="FB16.34" if any_fb else "A9.71",
+                text=f"Random Selection among {', '.join(pool)}: {shown} — "
+                f"{', '.join(n for n in pool if n in weapons_selected)} affected",
+                dice=weapon_rs_rolls,
+            )
+        )
+    plans = {w.name: w for w in plan.weapons}
+    for r in result.weapons:
+        rule, text = weapon_text(plans[r.name], r, dr)
+        steps.append(Step(rule=rule, text=text))
+    for r in result.weapons:
+        if r.rof == "kept":
+            rof = plans[r.name].rof
+            steps.append(
+                Step(
+                    rule="A9.2",
+                    text=f"colored dr {colored} ≤ ROF {rof} — {r.name} keeps Multiple ROF",
+                )
+            )
+        elif r.marker is not None and not r.affected:
+            if plan.fire_lane:
+                steps.append(
+                    Step(rule="A9.22", text=f"{r.name} lays a Fire Lane — First Fire counter")
+                )
+            elif plans[r.name].sustained or plan.fpf:
+                why = "FPF" if plan.fpf and not plans[r.name].sustained else "Sustained Fire"
+                steps.append(Step(rule="A9.3", text=f"{why} — {r.name} marked Final Fire, no ROF"))
+            else:
+                rof_text = (
+                    f"colored dr {colored} > ROF {plans[r.name].rof} — loses Multiple ROF; "
+                    if plans[r.name].rof is not None
+                    else ""
+                )
+                marker = (
+                    "no marker needed"
+                    if r.marker == "none"
+                    else f"{MARKER_NAMES[r.marker]} counter"
+                )
+                steps.append(Step(rule="A9.2", text=f"{r.name}: {rof_text}{marker}"))
+    if plan.mmc:
+        if triggered:
+            levels = sorted({m.level for m in plan.mmc if m.name in triggered})
+            steps.append(
+                Step(
+                    rule="FB16.2",
+                    text=f"Original DR {dr} triggers Unit Replacement at level "
+                    f"{', '.join(map(str, levels))}: {', '.join(triggered)}",
+                )
+            )
+        if mmc_rs_rolls:
+            shown = ", ".join(
+                f"{r.label[len('Random Selection dr (') : -1]} {r.total}" for r in mmc_rs_rolls
+            )
+            steps.append(
+                Step(
+                    rule="FB16.21",
+                    text=f"Random Selection among {', '.join(triggered)}: {shown} — "
+                    f"{', '.join(n for n in triggered if n in mmc_selected)} affected",
+                    dice=mmc_rs_rolls,
+                )
+            )
+        for name, effect in result.replacement:
+            if effect.startswith("replaced"):
+                steps.append(Step(rule="A19.13", text=f"after the attack, {name} {effect}"))
+            elif effect == "broken":
+                steps.append(
+                    Step(rule="FB16.2", text=f"{name} cannot lose further quality — broken")
+                )
+            elif effect != "no effect":
+                steps.append(Step(rule="FB16.2", text=f"{name} is Berserk — unaffected"))
+    for r in result.weapons:
+        if r.fate != Fate.OK:
+            steps.append(Step(rule="FB16.5", text=f"no Residual FP from {r.name}"))
+    if result.no_residual_at_all:
+        steps.append(
+            Step(rule="FB16.5", text="Original DR 12 in an Axis Small-Arms attack — no Residual FP")
+        )
+
+    new_state = _apply(state, action, plan, result)
+    if plan.lane_residual and any(r.fate != Fate.OK for r in result.weapons):
+        steps.append(Step(rule="A9.22", text="the MG broke — its Fire Lane is removed"))
+    return Outcome[AslState](
+        state=new_state,
+        steps=tuple(steps),
+        rolls=_rolls_from(ift_roll, weapon_rs_rolls, mmc_rs_rolls),
+        facts=fire_facts(plan, result),
+    )
+
+
+def _rolls_from(first: Roll, *more: tuple[Roll, ...]) -> tuple[Roll, ...]:
+    out = [first]
+    for group in more:
+        out.extend(group)
+    return tuple(out)
+
+
+def _apply(state: AslState, action: Fire, plan: FirePlan, result: FireResult) -> AslState:
+    changed: dict[str, Weapon] = {}
+    kinds = {w.name: w.kind for w in plan.weapons}
+    for r in result.weapons:
+        weapon = state.weapon(r.name)
+        assert weapon is not None
+        update: dict[str, object] = {}
+        if r.fate == Fate.MALF:
+            update["status"] = "malfunctioned"
+        elif r.fate == Fate.ELIM:
+            update["status"] = "disabled" if kinds[r.name] in ("gun", "veh_mg") else "eliminated"
+        if r.mark_low:
+            update["low_ammo"] = True
+        if r.marker is not None:
+            update["fire_marker"] = r.marker
+        if update:
+            changed[weapon.name] = weapon.model_copy(update=update)
+    new = state.with_weapons(changed)
+    units: dict[str, Unit] = {}
+    for name, effect in result.replacement:
+        unit = new.unit(name)
+        assert unit is not None
+        if effect.startswith("replaced"):
+            units[unit.name] = unit.model_copy(
+                update={"quality": unit.replaced_by[0], "replaced_by": unit.replaced_by[1:]}
+            )
+        elif effect == "broken":
+            units[unit.name] = unit.model_copy(update={"broken": True})
+    new = new.with_units(units)
+    broken_names = {r.name.lower() for r in result.weapons if r.fate != Fate.OK}
+    lanes = tuple(lane for lane in new.fire_lanes if lane.weapon.lower() not in broken_names)
+    if plan.fire_lane and not broken_names:
+        lanes = (*lanes, FireLane(weapon=plan.weapons[0].name, location=action.location or ""))
+    shots = list(new.shots)
+    if plan.phase == "mph" and not plan.lane_residual and action.location is not None:
+        for w in plan.weapons:
+            if w.kind not in ("sw_mg", "veh_mg"):
+                continue
+            for target in action.targets:
+                taken = _shots(new, w.name, target, action.location)
+                shots = [
+                    s
+                    for s in shots
+                    if (s.weapon.lower(), s.target.lower(), s.location.lower())
+                    != (w.name.lower(), target.lower(), action.location.lower())
+                ]
+                shots.append(
+                    ShotCount(
+                        weapon=w.name, target=target, location=action.location, shots=taken + 1
+                    )
+                )
+    return new.model_copy(update={"fire_lanes": lanes, "shots": tuple(shots)})
+
+
+def fire_odds(state: AslState, action: Fire) -> dict[tuple[Fact, ...], Fraction]:
+    """Exact odds of an IFT attack by enumerating the 36 DRs and each Random Selection's sets.
+
+    Equal to brute-force enumeration of :func:`resolve_fire` (tested), but fast.
+    """
+    plan = plan_fire(state, action)
+    odds: dict[tuple[Fact, ...], Fraction] = {}
+    cache: dict[tuple[str, ...], dict[frozenset[str], Fraction]] = {}
+
+    def sel(candidates: tuple[str, ...]) -> dict[frozenset[str], Fraction]:
+        if candidates not in cache:
+            cache[candidates] = selection_odds(candidates)
+        return cache[candidates]
+
+    for colored in range(1, 7):
+        for white in range(1, 7):
+            dr = colored + white
+            w_sel = sel(weapon_candidates(plan, dr))
+            m_sel = sel(mmc_candidates(plan, dr))
+            for ws, wp in w_sel.items():
+                for ms, mp in m_sel.items():
+                    facts = fire_facts(plan, settle(plan, colored, white, ws, ms))
+                    odds[facts] = odds.get(facts, Fraction(0)) + wp * mp / 36
+    return odds
+
+
+__all__ = [
+    "FirePlan",
+    "FireResult",
+    "MmcPlan",
+    "WeaponPlan",
+    "WeaponResult",
+    "fate_word",
+    "fire_facts",
+    "fire_odds",
+    "firing_side",
+    "mmc_candidates",
+    "plan_fire",
+    "resolve_fire",
+    "settle",
+    "weapon_candidates",
+    "weapon_fate",
+]

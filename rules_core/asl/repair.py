@@ -1,0 +1,113 @@
+"""Repair dr (A9.72) with the FB16.33/16.43 elimination thresholds and Disabled Guns (D3.7).
+
+RULES_BRIEF §2.6, RES-12 (elimination wins a tie with the R#), A-REPAIR-DRM, A-GUN-X.
+"""
+
+from __future__ import annotations
+
+from rules_core.asl.actions import Repair
+from rules_core.asl.fb16 import repair_elimination, weapon_level
+from rules_core.asl.state import AslState
+from rules_core.dice import Dice
+from rules_core.errors import IllegalAction, InvalidInput
+from rules_core.outcome import Modifier, Outcome, Step
+
+VEHICLE_R_NUMBER = 1
+"""D3.7: vehicle armament is repaired on a dr of 1."""
+
+
+def repair_result(final_dr: int, r_number: int, elimination: int) -> str:
+    """A9.72: ``"eliminated"`` on Final dr ≥ E (wins ties, RES-12), ``"repaired"`` on ≤ R#.
+
+    >>> [repair_result(dr, 4, 4) for dr in (3, 4, 6)]
+    ['repaired', 'eliminated', 'eliminated']
+    >>> repair_result(3, 2, 6)
+    'no change'
+    """
+    if final_dr >= elimination:
+        return "eliminated"
+    if final_dr <= r_number:
+        return "repaired"
+    return "no change"
+
+
+def resolve_repair(state: AslState, action: Repair, dice: Dice) -> Outcome[AslState]:
+    """Resolve a Repair dr (A9.72, FB16.33, FB16.43, D3.7).
+
+    >>> from rules_core.asl.system import SYSTEM
+    >>> from rules_core.asl.actions import AddWeapon
+    >>> from rules_core.dice import ScriptedDice
+    >>> st = SYSTEM.new_state(["Axis", "Allied"], {})
+    >>> st = SYSTEM.resolve(st, AddWeapon(name="LMG", side="Axis", kind="sw_mg", repair=2,
+    ...                     status="malfunctioned"), ScriptedDice([])).state
+    >>> resolve_repair(st, Repair(weapon="LMG"), ScriptedDice([2])).fact("LMG")
+    'repaired'
+    """
+    weapon = state.weapon(action.weapon)
+    if weapon is None:
+        raise InvalidInput(f"There is no weapon called {action.weapon!r} in this game.")
+    if weapon.status != "malfunctioned":
+        raise IllegalAction(f"{weapon.name} is {weapon.status}, not malfunctioned.", rule="A9.72")
+    if not weapon.repairable:
+        raise IllegalAction(f"{weapon.name} cannot be repaired (no repair number).", rule="A9.7")
+    if weapon.captured_from is not None:
+        raise IllegalAction(
+            f"A captured {weapon.name} may be repaired only by its original owner.", rule="A9.72"
+        )
+    if state.phase is not None and state.phase != "rph":
+        raise IllegalAction("Repair is attempted in the Rally Phase.", rule="A9.72")
+    repairer_name = action.unit or weapon.possessor
+    vehicle = weapon.kind == "veh_mg"
+    if repairer_name is not None:
+        repairer = state.unit(repairer_name)
+        if repairer is None:
+            raise InvalidInput(f"There is no unit called {repairer_name!r} in this game.")
+        if repairer.side != weapon.side:
+            raise IllegalAction(f"{repairer.name} does not possess {weapon.name}.", rule="A9.72")
+        if repairer.broken:
+            raise IllegalAction("Only a Good Order unit may repair.", rule="A9.72")
+        if weapon.kind == "gun" and repairer.kind != "crew":
+            raise IllegalAction("Only a crew may repair a Gun.", rule="A9.72")
+    r_number = weapon.r_number
+    if r_number is None:
+        if not vehicle:
+            raise InvalidInput(f"{weapon.name} has no R#; add it again with repair.")
+        r_number = VEHICLE_R_NUMBER
+    level = weapon_level(state, weapon)
+    elimination = repair_elimination(level)
+    if weapon.kind == "gun" and weapon.removal_number is not None:
+        elimination = min(elimination, weapon.removal_number)
+    dr = dice.dr("Repair dr")
+    roll = dice.rolls[-1]
+    drm = state.config.repair_drm
+    final = dr + drm
+    result = repair_result(final, r_number, elimination)
+    permanent = "disabled" if weapon.kind in ("gun", "veh_mg") else "eliminated"
+    rule = "A9.72"
+    if result == "eliminated":
+        if elimination < 6:
+            rule = "FB16.43" if weapon.kind == "gun" else "FB16.33"
+            if weapon.kind == "gun" and weapon.removal_number == elimination and level < 3:
+                rule = "C2.2"
+        text = f"Repair dr {dr}, Final {final} ≥ {elimination} — {weapon.name} {permanent}"
+        update: dict[str, object] = {"status": permanent}
+        fact = permanent
+    elif result == "repaired":
+        text = f"Repair dr {dr}, Final {final} ≤ R{r_number} — {weapon.name} repaired"
+        if weapon.low_ammo:
+            text += " (still Low Ammo)"
+        update = {"status": "ok"}
+        fact = "repaired"
+    else:
+        text = f"Repair dr {dr}, Final {final} — {weapon.name} stays malfunctioned this turn"
+        update = {}
+        fact = "no change"
+    modifiers = (Modifier(label="repair drm", value=drm, rule="A9.72"),) if drm else ()
+    steps = [Step(rule=rule, text=text, dice=(roll,), modifiers=modifiers)]
+    new = state.with_weapons({weapon.name: weapon.model_copy(update=update)}) if update else state
+    return Outcome[AslState](
+        state=new, steps=tuple(steps), rolls=(roll,), facts=((weapon.name, fact),)
+    )
+
+
+__all__ = ["VEHICLE_R_NUMBER", "repair_result", "resolve_repair"]

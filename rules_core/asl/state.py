@@ -1,0 +1,197 @@
+"""The ASL game state: sides with their Ammunition Shortage level, units, weapons, phase, MPh shots.
+
+Everything is a frozen pydantic model; a transition returns a new state (RULES_BRIEF §2.1, §2.9,
+§3.8).
+
+>>> side = Side(name="Axis", nationality="German", axis=True, level=4)
+>>> side.level
+4
+>>> Weapon(name="LMG", side="Axis", kind="sw_mg").status
+'ok'
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+WeaponKind = Literal["sw_mg", "sw_other", "veh_mg", "gun"]
+"""RULES_BRIEF §2.1: SW MG, other SW, vehicle Inherent MG Armament, Gun (any ordnance)."""
+UnitKind = Literal["squad", "half_squad", "crew", "leader", "hero"]
+Phase = Literal["rph", "pfph", "mph", "dfph", "afph", "ccph"]
+FireMarker = Literal["none", "prep", "first", "final", "intensive"]
+WeaponStatus = Literal["ok", "malfunctioned", "eliminated", "disabled"]
+
+PHASE_NAMES: dict[str, str] = {
+    "rph": "Rally Phase",
+    "pfph": "Prep Fire Phase",
+    "mph": "Movement Phase",
+    "dfph": "Defensive Fire Phase",
+    "afph": "Advancing Fire Phase",
+    "ccph": "Close Combat Phase",
+}
+MARKER_NAMES: dict[str, str] = {
+    "none": "no fire marker",
+    "prep": "Prep Fire",
+    "first": "First Fire",
+    "final": "Final Fire",
+    "intensive": "Intensive Fire",
+}
+
+
+class AslConfig(BaseModel):
+    """The ASL configuration flags of RULES_BRIEF §7, with their defaults.
+
+    >>> AslConfig().fb_atmm_level4_drm, AslConfig().repair_drm
+    (1, 0)
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    fb_atmm_level4_drm: int = Field(default=1, ge=0, le=2)
+    """RES-11: the FB16.64 ATMM drm at level 4 (chart/prose 1; the FB16 EX uses 2)."""
+    repair_drm: int = Field(default=0, ge=-3, le=3)
+    """A-REPAIR-DRM: drm added to every Repair dr (A9.72's Δ refers outside the seeds)."""
+
+
+class Side(BaseModel):
+    """A side, its nationality, whether it is Axis, and its FB16 Ammunition Shortage level."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    nationality: str
+    axis: bool
+    level: int = Field(default=0, ge=0, le=5)
+
+
+class Unit(BaseModel):
+    """A squad, half-squad, crew, leader or hero, with the data FB16.2 Unit Replacement needs."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    side: str
+    kind: UnitKind
+    nationality: str
+    quality: str = ""
+    replaced_by: tuple[str, ...] = ()
+    """A19.13 replacement chain (A-REPL): the next lower-quality counters, best first."""
+    elite: bool = False
+    smoke: int = 0
+    """A24.1 SMOKE exponent (0: none)."""
+    broken: bool = False
+    pinned: bool = False
+    berserk: bool = False
+    unarmed: bool = False
+    cx: bool = False
+
+    @property
+    def is_mmc(self) -> bool:
+        """Multi-Man Counter: squad, half-squad or crew."""
+        return self.kind in ("squad", "half_squad", "crew")
+
+    @property
+    def is_smc(self) -> bool:
+        """Single-Man Counter: leader or hero."""
+        return self.kind in ("leader", "hero")
+
+
+class Weapon(BaseModel):
+    """A SW, Gun or vehicle MG with its printed numbers and current markers (RULES_BRIEF §2.1)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    side: str
+    """The side that possesses (uses) the weapon now."""
+    kind: WeaponKind
+    printed_b: int | None = None
+    printed_x: int | None = None
+    rof: int | None = None
+    r_number: int | None = None
+    repairable: bool = True
+    removal_number: int | None = None
+    possessor: str | None = None
+    captured_from: str | None = None
+    main_armament: bool = False
+    fb_immune: bool = False
+    """FB16.12/16.65: radio, field phone, DC, PSK, FT, vehicular smoke dispenser."""
+    special_ammo: tuple[tuple[str, int], ...] = ()
+    """C8.9: (type, printed Depletion Number)."""
+    depleted: tuple[str, ...] = ()
+    status: WeaponStatus = "ok"
+    fire_marker: FireMarker = "none"
+    low_ammo: bool = False
+
+    @property
+    def is_mg(self) -> bool:
+        """SW MG or vehicle MG."""
+        return self.kind in ("sw_mg", "veh_mg")
+
+
+class ShotCount(BaseModel):
+    """A9.2: shots a DEFENDER MG has taken this MPh at one unit in one Location."""
+
+    model_config = ConfigDict(frozen=True)
+
+    weapon: str
+    target: str
+    location: str
+    shots: int
+
+
+class FireLane(BaseModel):
+    """A9.22: a Fire Lane laid by a MG; it expires at the end of the MPh."""
+
+    model_config = ConfigDict(frozen=True)
+
+    weapon: str
+    location: str
+
+
+class AslState(BaseModel):
+    """The whole ASL game state."""
+
+    model_config = ConfigDict(frozen=True)
+
+    sides: tuple[Side, ...]
+    units: tuple[Unit, ...] = ()
+    weapons: tuple[Weapon, ...] = ()
+    phase: Phase | None = None
+    phase_side: str | None = None
+    shots: tuple[ShotCount, ...] = ()
+    fire_lanes: tuple[FireLane, ...] = ()
+    config: AslConfig = AslConfig()
+
+    def side(self, name: str) -> Side | None:
+        """The side called ``name`` (case-insensitive), or ``None``."""
+        for side in self.sides:
+            if side.name.lower() == name.lower():
+                return side
+        return None
+
+    def unit(self, name: str) -> Unit | None:
+        """The unit called ``name`` (case-insensitive), or ``None``."""
+        for unit in self.units:
+            if unit.name.lower() == name.lower():
+                return unit
+        return None
+
+    def weapon(self, name: str) -> Weapon | None:
+        """The weapon called ``name`` (case-insensitive), or ``None``."""
+        for weapon in self.weapons:
+            if weapon.name.lower() == name.lower():
+                return weapon
+        return None
+
+    def with_weapons(self, changed: dict[str, Weapon]) -> AslState:
+        """A copy with the named weapons replaced (stack order kept)."""
+        return self.model_copy(
+            update={"weapons": tuple(changed.get(w.name, w) for w in self.weapons)}
+        )
+
+    def with_units(self, changed: dict[str, Unit]) -> AslState:
+        """A copy with the named units replaced (stack order kept)."""
+        return self.model_copy(update={"units": tuple(changed.get(u.name, u) for u in self.units)})

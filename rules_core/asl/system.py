@@ -1,0 +1,174 @@
+"""The ASL game system: A9 MG/SW malfunction and the FB16 Axis Ammunition Shortage.
+
+>>> state = SYSTEM.new_state(["Axis", "Allied"], {"fb_atmm_level4_drm": 2})
+>>> [(s.name, s.nationality, s.axis) for s in state.sides]
+[('Axis', 'German', True), ('Allied', 'Russian', False)]
+>>> state.config.fb_atmm_level4_drm
+2
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+
+from rules_core.asl.actions import (
+    ACTION_TYPES,
+    AddUnit,
+    AddWeapon,
+    AslAction,
+    AslActionField,
+    Check,
+    Fire,
+    ListWeapons,
+    RemoveWeapon,
+    Repair,
+    SetLevel,
+    SetPhase,
+    ToHit,
+)
+from rules_core.asl.checks import resolve_check
+from rules_core.asl.fb16 import is_axis_nationality
+from rules_core.asl.fire import fire_odds, firing_side, resolve_fire
+from rules_core.asl.repair import resolve_repair
+from rules_core.asl.setup import (
+    add_unit,
+    add_weapon,
+    list_weapons,
+    remove_weapon,
+    set_level,
+    set_phase,
+)
+from rules_core.asl.state import AslConfig, AslState, Side
+from rules_core.asl.tohit import resolve_tohit
+from rules_core.dice import Dice
+from rules_core.errors import InvalidInput
+from rules_core.outcome import Fact, Outcome
+from rules_core.system import GameSystem
+
+DEFAULT_NATIONALITY: dict[str, str] = {
+    "axis": "German",
+    "allied": "Russian",
+    "allies": "Russian",
+    "soviet": "Russian",
+}
+"""Nationality of a side named generically (Festung Budapest: German Axis, Russian Allies)."""
+
+
+def side_nationality(name: str) -> str:
+    """The nationality a side name implies: a nationality itself, or the FB default.
+
+    >>> side_nationality("Hungarian"), side_nationality("Axis"), side_nationality("Soviet")
+    ('Hungarian', 'German', 'Russian')
+    """
+    return DEFAULT_NATIONALITY.get(name.strip().lower(), name.strip())
+
+
+class AslSystem(GameSystem[AslState, AslAction]):
+    """Advanced Squad Leader: A9 and FB16."""
+
+    name = "asl"
+    title = "Advanced Squad Leader"
+    state_type = AslState
+    action_types = ACTION_TYPES
+    action_adapter: TypeAdapter[AslAction] = TypeAdapter(AslActionField)
+
+    def new_state(self, sides: Sequence[str], options: Mapping[str, Any]) -> AslState:
+        """A fresh state; ``options``: the §7 flags and ``nationalities`` {side: nationality}."""
+        options = dict(options)
+        nationalities = dict(options.pop("nationalities", {}) or {})
+        if not sides:
+            raise InvalidInput("A game needs at least one side.")
+        if len({s.strip().lower() for s in sides}) != len(sides):
+            raise InvalidInput("Side names must differ.")
+        try:
+            config = AslConfig(**options)
+        except ValidationError as exc:
+            error = exc.errors()[0]
+            where = ".".join(str(p) for p in error.get("loc", ()))
+            raise InvalidInput(f"{where}: {error.get('msg', 'invalid value')}.") from exc
+        built = []
+        for name in sides:
+            nationality = str(nationalities.get(name, side_nationality(name)))
+            built.append(
+                Side(
+                    name=name.strip(),
+                    nationality=nationality,
+                    axis=is_axis_nationality(nationality),
+                )
+            )
+        return AslState(sides=tuple(built), config=config)
+
+    def acting_side(self, state: AslState, action: AslAction) -> str | None:
+        """The side the action is declared for; ``None`` for scenario setup and listings."""
+        if isinstance(action, AddUnit | AddWeapon):
+            side = state.side(action.side)
+            return side.name if side else None
+        if isinstance(action, Fire):
+            return firing_side(state, action)
+        if isinstance(action, ToHit | Repair | RemoveWeapon):
+            name = (
+                action.gun
+                if isinstance(action, ToHit)
+                else (action.weapon if isinstance(action, Repair) else action.name)
+            )
+            weapon = state.weapon(name)
+            return weapon.side if weapon else None
+        if isinstance(action, Check):
+            unit = state.unit(action.unit)
+            return unit.side if unit else None
+        return None
+
+    def resolve(self, state: AslState, action: AslAction, dice: Dice) -> Outcome[AslState]:
+        """Validate and resolve one ASL action."""
+        if isinstance(action, SetLevel):
+            return set_level(state, action)
+        if isinstance(action, AddUnit):
+            return add_unit(state, action)
+        if isinstance(action, AddWeapon):
+            return add_weapon(state, action)
+        if isinstance(action, ListWeapons):
+            return list_weapons(state, action)
+        if isinstance(action, RemoveWeapon):
+            return remove_weapon(state, action)
+        if isinstance(action, Fire):
+            return resolve_fire(state, action, dice)
+        if isinstance(action, ToHit):
+            return resolve_tohit(state, action, dice)
+        if isinstance(action, Repair):
+            return resolve_repair(state, action, dice)
+        if isinstance(action, Check):
+            return resolve_check(state, action, dice)
+        if isinstance(action, SetPhase):
+            return set_phase(state, action)
+        raise InvalidInput(f"Unknown ASL action {action!r}.")  # pragma: no cover
+
+    def names(self, state: AslState, kind: str) -> list[str]:
+        """Names for autocomplete: ``side``, ``unit`` or ``weapon``."""
+        if kind == "side":
+            return [s.name for s in state.sides]
+        if kind == "unit":
+            return [u.name for u in state.units]
+        if kind == "weapon":
+            return [w.name for w in state.weapons]
+        return []
+
+    def odds(self, state: AslState, action: AslAction) -> dict[tuple[Fact, ...], Fraction]:
+        """Exact odds; IFT attacks use the fast exact enumeration of :func:`fire_odds`."""
+        if isinstance(action, Fire):
+            return fire_odds(state, action)
+        return super().odds(state, action)
+
+    def brute_force_odds(
+        self, state: AslState, action: AslAction
+    ) -> dict[tuple[Fact, ...], Fraction]:
+        """The default enumeration of every dice sequence (the reference for :meth:`odds`)."""
+        return super().odds(state, action)
+
+
+SYSTEM = AslSystem()
+
+__all__ = ["SYSTEM", "AslSystem", "side_nationality"]

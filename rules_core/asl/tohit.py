@@ -1,0 +1,204 @@
+"""Ordnance To Hit DR: breakdown, FB Low Ammo, Intensive Fire, Special Ammunition, ROF.
+
+A9.6/A9.7 (the To Hit DR is the breakdown roll), C5.6 Intensive Fire, C8.9 depletion, FB16.4-16.43,
+FB16.52, FB16.62 (RULES_BRIEF §2.2, §3.4, §3.6).
+"""
+
+from __future__ import annotations
+
+from rules_core.asl.actions import ToHit
+from rules_core.asl.breakdown import INTENSIVE_FIRE_LOWERING, Fate
+from rules_core.asl.fb16 import availability_drm, fb_original_b, weapon_level
+from rules_core.asl.fire import (
+    PHASE_FIRE_MARKER,
+    WeaponPlan,
+    WeaponResult,
+    fate_word,
+    weapon_fate,
+    weapon_text,
+)
+from rules_core.asl.state import MARKER_NAMES, AslState, FireMarker, Weapon
+from rules_core.dice import Dice
+from rules_core.errors import IllegalAction, InvalidInput
+from rules_core.outcome import Fact, Modifier, Outcome, Step
+
+
+def depletion_result(original_dr: int, depletion_number: int) -> str:
+    """C8.9 (A-C89): Special Ammo by the Original To Hit DR against the Depletion Number.
+
+    ``< DN`` fired; ``= DN`` fired, then depleted; ``> DN`` not fired and depleted.
+
+    >>> [depletion_result(dr, 3) for dr in (2, 3, 4)]
+    ['fired', 'fired, then depleted', 'not fired, depleted']
+    """
+    if original_dr < depletion_number:
+        return "fired"
+    if original_dr == depletion_number:
+        return "fired, then depleted"
+    return "not fired, depleted"
+
+
+def effective_depletion_number(printed: int, level: int) -> int:
+    """FB16.62: the Depletion Number reduced by 1 at levels 2-3 and 2 at levels 4-5.
+
+    >>> effective_depletion_number(5, 4), effective_depletion_number(5, 2)
+    (3, 4)
+    """
+    return printed + availability_drm(level, "depletion")
+
+
+def _validate(state: AslState, action: ToHit) -> tuple[Weapon, str, int, tuple[str, int] | None]:
+    gun = state.weapon(action.gun)
+    if gun is None:
+        raise InvalidInput(f"There is no weapon called {action.gun!r} in this game.")
+    if gun.kind == "sw_other":
+        raise IllegalAction(f"{gun.name} does not fire on the To Hit Table.", rule="C3")
+    if gun.status != "ok":
+        raise IllegalAction(f"{gun.name} is {gun.status} and cannot fire.", rule="A9.7")
+    phase = action.phase or state.phase
+    if phase is None:
+        raise InvalidInput("Set the phase first (/asl phase) or give phase.")
+    if phase in ("rph", "ccph"):
+        raise IllegalAction("Ordnance does not fire in the RPh or CCPh.", rule="A3")
+    level = weapon_level(state, gun)
+    if action.intensive:
+        if gun.kind != "gun":
+            raise IllegalAction("Only a Gun may use Intensive Fire.", rule="C5.6")
+        if gun.fire_marker == "intensive":
+            raise IllegalAction(f"{gun.name} has already used Intensive Fire.", rule="C5.6")
+        if level >= 4 and not action.ovr_prevention:
+            raise IllegalAction(
+                f"Intensive Fire is not allowed at Ammunition Shortage level {level} "
+                "except as OVR Prevention.",
+                rule="FB16.52",
+            )
+    elif gun.fire_marker != "none":
+        raise IllegalAction(
+            f"{gun.name} is marked {MARKER_NAMES[gun.fire_marker]}; it may fire again this "
+            "phase only with Intensive Fire.",
+            rule="C5.6",
+        )
+    ammo: tuple[str, int] | None = None
+    if action.special_ammo is not None:
+        wanted = action.special_ammo.strip().lower()
+        printed = {k.lower(): (k, n) for k, n in gun.special_ammo}
+        if wanted not in printed:
+            raise IllegalAction(f"{gun.name} has no {action.special_ammo}.", rule="C8.9")
+        kind, number = printed[wanted]
+        if kind in gun.depleted:
+            raise IllegalAction(f"{gun.name}'s {kind} is depleted.", rule="C8.9")
+        effective = effective_depletion_number(number, level)
+        if effective < 2:
+            raise IllegalAction(
+                f"{kind} Depletion Number {number} becomes {effective} at level {level}: "
+                "none is available.",
+                rule="FB16.62",
+            )
+        ammo = (kind, effective)
+    return gun, phase, level, ammo
+
+
+def resolve_tohit(state: AslState, action: ToHit, dice: Dice) -> Outcome[AslState]:
+    """Resolve a To Hit DR for a Gun (A9.7, C5.6, C8.9, FB16.41-16.43, FB16.52, FB16.62).
+
+    >>> from rules_core.asl.system import SYSTEM
+    >>> from rules_core.asl.actions import AddWeapon, SetLevel, SetPhase
+    >>> from rules_core.dice import ScriptedDice
+    >>> st = SYSTEM.new_state(["Axis", "Allied"], {})
+    >>> for a in (SetLevel(side="Axis", level=4), SetPhase(phase="dfph", side="Allied"),
+    ...           AddWeapon(name="PaK 40", side="Axis", kind="gun", repair=1)):
+    ...     st = SYSTEM.resolve(st, a, ScriptedDice([])).state
+    >>> resolve_tohit(st, ToHit(gun="PaK 40"), ScriptedDice([5, 6])).fact("PaK 40")
+    'fine, marked Low Ammo'
+    """
+    gun, phase, level, ammo = _validate(state, action)
+    colored, white = dice.DR("To Hit DR")
+    roll = dice.rolls[-1]
+    dr = colored + white
+    plan = WeaponPlan(
+        name=gun.name,
+        kind=gun.kind,
+        printed_b=gun.printed_b,
+        printed_x=gun.printed_x,
+        rof=gun.rof,
+        lowering=action.lowering + (INTENSIVE_FIRE_LOWERING if action.intensive else 0),
+        level=level,
+        fb_b0=fb_original_b(gun),
+        low_ammo=gun.low_ammo,
+        sustained=action.intensive,
+        pooled=False,
+    )
+    fate, normal, fb, mark = weapon_fate(plan, dr)
+    steps = [
+        Step(
+            rule="C3",
+            text=f"To Hit DR {dr} ({colored},{white}); Final DR {dr + action.drm}",
+            dice=(roll,),
+            modifiers=(Modifier(label="To Hit DRM", value=action.drm),) if action.drm else (),
+        )
+    ]
+    if action.intensive:
+        steps.append(Step(rule="C5.6", text="Intensive Fire — B# lowered by 2 (A.11)"))
+    result = WeaponResult(
+        name=gun.name,
+        fate=fate,
+        normal=normal,
+        fb=fb,
+        candidate=fate != Fate.OK,
+        affected=fate != Fate.OK,
+        mark_low=mark,
+        rof=None,
+        marker=None,
+    )
+    rule, text = weapon_text(plan, result, dr)
+    steps.append(Step(rule=rule, text=text))
+    word = fate_word(gun.kind, fate)
+    if mark:
+        word += ", marked Low Ammo"
+    facts: list[Fact] = [(gun.name, word)]
+    update: dict[str, object] = {}
+    if fate == Fate.MALF:
+        update["status"] = "malfunctioned"
+    elif fate == Fate.ELIM:
+        update["status"] = "disabled" if gun.kind in ("gun", "veh_mg") else "eliminated"
+    if mark:
+        update["low_ammo"] = True
+    if fate == Fate.OK:
+        marker: FireMarker
+        if action.intensive:
+            marker = "intensive"
+            steps.append(Step(rule="C5.6", text=f"{gun.name} marked Intensive Fire"))
+            if gun.rof is not None:
+                facts.append((f"ROF ({gun.name})", "lost"))
+        elif gun.rof is not None and colored <= gun.rof:
+            marker = gun.fire_marker
+            facts.append((f"ROF ({gun.name})", "kept"))
+            steps.append(
+                Step(
+                    rule="C2.24", text=f"colored dr {colored} ≤ ROF {gun.rof} — keeps Multiple ROF"
+                )
+            )
+        else:
+            marker = PHASE_FIRE_MARKER[phase]
+            if gun.rof is not None:
+                facts.append((f"ROF ({gun.name})", "lost"))
+            shown = "no marker needed" if marker == "none" else f"{MARKER_NAMES[marker]} counter"
+            steps.append(Step(rule="C2.24", text=f"{gun.name}: {shown}"))
+        update["fire_marker"] = marker
+    if ammo is not None:
+        kind, number = ammo
+        effect = depletion_result(dr, number)
+        rule = "FB16.62" if level >= 2 else "C8.9"
+        steps.append(
+            Step(
+                rule=rule, text=f"{kind}: Original DR {dr} vs Depletion Number {number} — {effect}"
+            )
+        )
+        facts.append((kind, effect))
+        if effect != "fired":
+            update["depleted"] = (*gun.depleted, kind)
+    new = state.with_weapons({gun.name: gun.model_copy(update=update)}) if update else state
+    return Outcome[AslState](state=new, steps=tuple(steps), rolls=(roll,), facts=tuple(facts))
+
+
+__all__ = ["depletion_result", "effective_depletion_number", "resolve_tohit"]

@@ -76,6 +76,7 @@ class BotLauncher:
 
     async def start_ready(self, argv: Sequence[str], **env: str) -> BotProcess:
         """Start a bot and wait until it identified and got its guild."""
+        self.discord.forget_ready()
         bot = await self.start(argv, **env)
         ready = asyncio.ensure_future(self.discord.wait_until_ready())
         exited = asyncio.ensure_future(bot.process.wait())

@@ -241,6 +241,10 @@ class FakeDiscord:
     def gateway_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/gateway"
 
+    def forget_ready(self) -> None:
+        """Make :meth:`wait_until_ready` wait for the next bot to connect."""
+        self._guild_sent.clear()
+
     async def wait_until_ready(self, timeout: float = 60.0) -> None:
         """Wait until the bot identified and received READY and GUILD_CREATE."""
         try:
@@ -488,6 +492,8 @@ class FakeDiscord:
             command["id"] = known.get(command["name"]) or p.snowflake()
             command["application_id"] = self.application_id
             command["version"] = p.snowflake()
+            if command.get("default_member_permissions") is not None:  # Discord answers a string
+                command["default_member_permissions"] = str(command["default_member_permissions"])
             if scope is not None:
                 command["guild_id"] = scope
             stored.append(command)

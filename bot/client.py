@@ -1,0 +1,181 @@
+"""The Discord bot: :class:`RefereeBot` and :func:`run`, which ``referee run`` calls.
+
+The bot needs no privileged intent. ``DISCORD_API_BASE`` and ``DISCORD_GATEWAY_URL`` replace
+discord.py's REST and gateway URLs (an HTTP proxy in production, the fake Discord in tests).
+SIGTERM and SIGINT close it gracefully: the gateway is closed, then every close hook runs (the
+database is closed there), and :func:`run` returns 0.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import discord
+import yarl
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.discord_tree import RefereeTree
+from bot.sync import state_path, sync_commands
+
+log = logging.getLogger(__name__)
+
+INITIAL_EXTENSIONS: tuple[str, ...] = ("cogs.meta",)
+"""The cogs loaded at start, in order (each module ends with ``async def setup(bot)``)."""
+
+Hook = Callable[[], Awaitable[None]]
+Configure = Callable[["RefereeBot"], Awaitable[None]]
+
+
+def apply_endpoints(settings: Settings) -> None:
+    """Point discord.py at ``DISCORD_API_BASE`` / ``DISCORD_GATEWAY_URL`` when they are set."""
+    if settings.discord_api_base:
+        discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
+    if settings.discord_gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
+
+
+class RefereeBot(commands.Bot):
+    """The referee on Discord: slash commands only, default intents, cogs from ``extensions``."""
+
+    settings: Settings
+    game_service: Any
+    """The game service (``bot.service``) the cogs call; attached before the bot starts."""
+    initial_extensions: tuple[str, ...]
+    failed_extensions: dict[str, BaseException]
+    """Extensions that failed to load, with their error (the bot runs without them)."""
+    sync_state: Path
+    """The file holding the hash of the last command sync (beside the database)."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        extensions: Sequence[str] = INITIAL_EXTENSIONS,
+        game_service: Any = None,
+    ) -> None:
+        apply_endpoints(settings)
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            tree_cls=RefereeTree,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
+        )
+        self.settings = settings
+        self.game_service = game_service
+        self.initial_extensions = tuple(extensions)
+        self.failed_extensions = {}
+        self.sync_state = state_path(settings.database)
+        self._startup_hooks: list[Hook] = []
+        self._close_hooks: list[Hook] = []
+
+    def add_startup_hook(self, hook: Hook) -> None:
+        """Run ``hook`` at the start of ``setup_hook``, before the cogs load (open the database)."""
+        self._startup_hooks.append(hook)
+
+    def add_close_hook(self, hook: Hook) -> None:
+        """Run ``hook`` once when the bot closes, after the gateway (close the database)."""
+        self._close_hooks.append(hook)
+
+    async def setup_hook(self) -> None:
+        for hook in self._startup_hooks:
+            await hook()
+        for extension in self.initial_extensions:
+            try:
+                await self.load_extension(extension)
+            except Exception as exc:
+                self.failed_extensions[extension] = exc
+                log.exception("Failed to load extension %s; running without it", extension)
+            else:
+                log.info("Loaded extension %s", extension)
+        await self.sync_if_changed()
+
+    async def sync_if_changed(self, *, force: bool = False) -> int | None:
+        """Sync the global commands when they changed (see :mod:`bot.sync`); never raises."""
+        try:
+            return await sync_commands(
+                self.tree, self.sync_state, application_id=self.application_id, force=force
+            )
+        except discord.HTTPException:
+            log.exception("Command sync failed; the commands Discord knows may be outdated")
+            if force:
+                raise
+            return None
+
+    async def close(self) -> None:
+        await super().close()
+        hooks, self._close_hooks = self._close_hooks, []
+        for hook in reversed(hooks):
+            try:
+                await hook()
+            except Exception:
+                log.exception("A close hook failed")
+
+
+def setup_logging(level: str) -> None:
+    """discord.py's log format, at ``REFEREE_LOG_LEVEL``, for the bot and discord.py alike."""
+    numeric = logging.getLevelName(level.upper())
+    discord.utils.setup_logging(level=numeric if isinstance(numeric, int) else logging.INFO)
+
+
+async def start(bot: RefereeBot, token: str) -> None:
+    """Run ``bot`` until it is closed, closing it on SIGTERM or SIGINT."""
+    loop = asyncio.get_running_loop()
+    closing: list[asyncio.Task[None]] = []
+
+    def stop(signum: signal.Signals) -> None:
+        log.info("Received %s; closing", signum.name)
+        closing.append(loop.create_task(bot.close()))
+
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop, signum)
+    try:
+        async with bot:
+            await bot.start(token)
+    finally:
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(signum)
+        await asyncio.gather(*closing)
+
+
+def run(
+    settings: Settings,
+    *,
+    extensions: Sequence[str] = INITIAL_EXTENSIONS,
+    configure: Configure | None = None,
+) -> int:
+    """Run the bot until SIGTERM/SIGINT; the process exit code.
+
+    ``configure`` runs inside the event loop before the bot logs in: attach the game service
+    there and register its close hook (``bot.game_service = ...``, ``bot.add_close_hook(...)``).
+    """
+    token = settings.discord_token.get_secret_value().strip() if settings.discord_token else ""
+    if not token:
+        print("DISCORD_TOKEN is not set; see docs/OPERATING.md.")
+        return 2
+    setup_logging(settings.log_level)
+
+    async def main() -> None:
+        bot = RefereeBot(settings, extensions=extensions)
+        if configure is not None:
+            await configure(bot)
+        await start(bot, token)
+
+    try:
+        asyncio.run(main())
+    except discord.LoginFailure:
+        log.error("Discord refused the token in DISCORD_TOKEN; reset it and try again.")
+        return 1
+    except discord.PrivilegedIntentsRequired:
+        log.error("Discord refused an intent the bot asked for.")
+        return 1
+    return 0
+
+
+__all__ = ["INITIAL_EXTENSIONS", "RefereeBot", "apply_endpoints", "run", "setup_logging", "start"]

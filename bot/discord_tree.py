@@ -1,0 +1,75 @@
+"""The command tree and its one error handler (Red-DiscordBot style).
+
+A user's mistake — a :class:`~rules_core.errors.RulesError` or a :class:`~bot.errors.UserError` —
+is answered with its one sentence, only to that user; nothing else happens. Discord's own check
+failures (missing permissions, server only) likewise. Anything else is a bug: it is logged with
+its traceback and the interaction id, and the user gets a short apology quoting that id, so an
+operator can find it in the log.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.errors import UserError
+from rules_core.errors import RulesError
+
+log = logging.getLogger(__name__)
+
+APOLOGY = (
+    "Sorry, something went wrong on our side and nothing was changed. "
+    "If it happens again, give the bot's operator this reference: interaction {id}."
+)
+
+
+def user_message(error: BaseException) -> str | None:
+    """The sentence to show the user for ``error``, or ``None`` if it is a bug."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, RulesError | UserError):
+        return error.user_message
+    if isinstance(error, app_commands.CheckFailure | app_commands.TransformerError):
+        return str(error)
+    return None
+
+
+async def report_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """Answer ``error`` to the user who caused it (also for views and modals to call)."""
+    message = user_message(error)
+    if message is None:
+        original = getattr(error, "original", error)
+        command = interaction.command.qualified_name if interaction.command else "?"
+        log.error(
+            "Unexpected error in interaction %s (/%s, user %s, channel %s)",
+            interaction.id,
+            command,
+            interaction.user.id,
+            interaction.channel_id,
+            exc_info=original,
+        )
+        message = APOLOGY.format(id=interaction.id)
+    if interaction.type is discord.InteractionType.autocomplete:
+        return  # an autocomplete cannot show a message; it simply offers nothing
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True)
+        else:
+            await interaction.response.send_message(message, ephemeral=True)
+    except discord.HTTPException:
+        log.exception("Could not answer interaction %s with its error", interaction.id)
+
+
+class RefereeTree(app_commands.CommandTree[Any]):
+    """The bot's command tree: every command's errors end in :func:`report_error`."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        await report_error(interaction, error)
+
+
+__all__ = ["APOLOGY", "RefereeTree", "report_error", "user_message"]

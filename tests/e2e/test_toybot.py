@@ -1,0 +1,260 @@
+"""The real RefereeBot (``bot.client.run``) with generated toy commands, through the fake Discord.
+
+One bot serves the module's interaction tests; start-up, sync and shutdown tests start their own.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from bot.appcommands import PREVIEW_HELP
+from bot.discord_tree import APOLOGY
+from tests.e2e.conftest import BotLauncher, BotProcess
+from tests.fake_discord import FakeDiscord
+
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
+
+TOYBOT = ["-m", "tests.e2e.toybot"]
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def toy(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> AsyncIterator[tuple[FakeDiscord, BotProcess]]:
+    async with FakeDiscord() as discord:
+        launcher = BotLauncher(discord, tmp_path_factory.mktemp("toybot"))
+        bot = await launcher.start_ready(TOYBOT)
+        yield discord, bot
+        await bot.stop()
+
+
+def echo(content: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(content)
+    return data
+
+
+async def test_slash_command_reaches_the_handler_with_its_typed_options(
+    toy: tuple[FakeDiscord, BotProcess],
+) -> None:
+    discord, _ = toy
+    options = {"name": "4-6-7", "side": "Axis", "kind": "squad", "replaced-by": "4-4-7"}
+    sent = await discord.slash(["toy", "unit", "add"], {**options, "morale": 8})
+    reply = await sent.next_reply()
+    assert (reply.kind, reply.type, reply.ephemeral) == ("callback", 4, False)
+    assert echo(reply.content) == {
+        "path": ["toy", "unit", "add"],
+        "options": {
+            "name": "4-6-7",
+            "side": "Axis",
+            "kind": "squad",
+            "replaced_by": "4-4-7",
+            "morale": 8,
+        },
+        "preview": False,
+    }
+
+
+async def test_omitted_options_are_left_to_the_model_defaults(
+    toy: tuple[FakeDiscord, BotProcess],
+) -> None:
+    discord, _ = toy
+    sent = await discord.slash(["toy", "fire"], {"weapons": "MMG, HMG,"})
+    reply = await sent.next_reply()
+    assert echo(reply.content) == {
+        "path": ["toy", "fire"],
+        "options": {"weapons": ["MMG", "HMG"]},
+        "preview": False,
+    }
+
+
+async def test_preview_is_passed_apart_from_the_options(
+    toy: tuple[FakeDiscord, BotProcess],
+) -> None:
+    discord, _ = toy
+    sent = await discord.slash(
+        ["toy", "fire"], {"weapons": "LMG", "phase": "rph", "drm": -2, "preview": True}
+    )
+    reply = await sent.next_reply()
+    assert reply.ephemeral
+    assert echo(reply.content) == {
+        "path": ["toy", "fire"],
+        "options": {"weapons": ["LMG"], "phase": "rph", "drm": -2},
+        "preview": True,
+    }
+
+
+async def test_autocomplete_offers_names_of_the_kind(toy: tuple[FakeDiscord, BotProcess]) -> None:
+    discord, _ = toy
+    sent = await discord.autocomplete(
+        ["toy", "unit", "add"], {"name": "x", "side": "al"}, focused="side"
+    )
+    reply = await sent.next_reply()
+    assert reply.type == 8
+    assert reply.choices == [{"name": "Allied", "value": "Allied"}]
+
+
+async def test_autocomplete_in_a_list_completes_the_last_name(
+    toy: tuple[FakeDiscord, BotProcess],
+) -> None:
+    discord, _ = toy
+    sent = await discord.autocomplete(["toy", "fire"], {"weapons": "MMG, h"}, focused="weapons")
+    reply = await sent.next_reply()
+    assert reply.choices == [{"name": "MMG, HMG", "value": "MMG, HMG"}]
+
+
+async def test_rules_error_is_one_ephemeral_sentence(toy: tuple[FakeDiscord, BotProcess]) -> None:
+    discord, _ = toy
+    sent = await discord.slash(["toy", "refuse"], {"why": "rules"})
+    reply = await sent.next_reply()
+    assert reply.ephemeral
+    assert reply.content == "A lone leader may not use Sustained Fire. (A9.3)"
+    await sent.no_reply(0.3)
+
+
+async def test_user_error_is_one_ephemeral_sentence(toy: tuple[FakeDiscord, BotProcess]) -> None:
+    discord, _ = toy
+    sent = await discord.slash(["toy", "refuse"], {"why": "user"})
+    reply = await sent.next_reply()
+    assert reply.ephemeral
+    assert reply.content == "You do not hold the Axis seat; ask a referee to seat you."
+
+
+async def test_a_bug_is_logged_with_the_interaction_id_and_apologised_for(
+    toy: tuple[FakeDiscord, BotProcess],
+) -> None:
+    discord, bot = toy
+    sent = await discord.slash(["boom"])
+    reply = await sent.next_reply()
+    assert reply.ephemeral
+    assert reply.content == APOLOGY.format(id=sent.id)
+    log = bot.output()
+    assert f"Unexpected error in interaction {sent.id} (/boom" in log
+    assert "RuntimeError: a bug in a handler" in log
+
+
+async def test_help_lists_every_command_with_its_help(toy: tuple[FakeDiscord, BotProcess]) -> None:
+    discord, _ = toy
+    sent = await discord.slash(["help"])
+    reply = await sent.next_reply()
+    assert reply.ephemeral
+    lines = reply.embeds[0]["description"].splitlines()
+    assert lines == [
+        "`/boom` — A command whose handler has a bug.",
+        "`/help` — List the bot's commands with what each one does.",
+        "`/sync` — Owner only: send the command list to Discord again now.",
+        "`/toy fire` — Fire weapons at a target; rolls the IFT DR.",
+        "`/toy refuse` — A command the rules refuse.",
+        "`/toy unit add` — Add a unit to the game.",
+        "`/toy unit list` — List the units.",
+    ]
+
+
+async def test_help_of_one_group_and_its_autocomplete(
+    toy: tuple[FakeDiscord, BotProcess],
+) -> None:
+    discord, _ = toy
+    sent = await discord.autocomplete(["help"], {"group": "t"}, focused="group")
+    assert (await sent.next_reply()).choices == [{"name": "toy", "value": "toy"}]
+    sent = await discord.slash(["help"], {"group": "toy"})
+    embed = (await sent.next_reply()).embeds[0]
+    assert embed["title"] == "/toy commands"
+    assert "/boom" not in embed["description"]
+    sent = await discord.slash(["help"], {"group": "chess"})
+    reply = await sent.next_reply()
+    assert reply.ephemeral
+    assert reply.content == "There is no command group called 'chess'; try /help alone."
+
+
+async def test_sync_is_refused_to_anyone_but_the_owner(
+    toy: tuple[FakeDiscord, BotProcess],
+) -> None:
+    discord, _ = toy
+    before = len(discord.sync_requests)
+    sent = await discord.slash(["sync"], user="ref")
+    reply = await sent.next_reply()
+    assert (reply.ephemeral, reply.content) == (
+        True,
+        "Only the bot's owner can force a command sync.",
+    )
+    assert len(discord.sync_requests) == before
+
+
+async def test_owner_forces_a_sync(toy: tuple[FakeDiscord, BotProcess]) -> None:
+    discord, _ = toy
+    before = len(discord.sync_requests)
+    sent = await discord.slash(["sync"], user="owner")
+    deferred = await sent.next_reply()
+    assert (deferred.kind, deferred.type, deferred.ephemeral) == ("callback", 5, True)
+    followup = await sent.next_reply()
+    assert (followup.kind, followup.content) == ("followup", "Synced 4 commands with Discord.")
+    assert discord.sync_requests[before:] == [None]
+
+
+async def test_synced_payload_carries_the_generated_options(
+    toy: tuple[FakeDiscord, BotProcess],
+) -> None:
+    discord, _ = toy
+    command, scope = discord.command("toy")
+    assert scope is None
+    fire = next(o for o in command["options"] if o["name"] == "fire")
+    assert fire["options"][-1] == {
+        "type": 5,
+        "name": "preview",
+        "description": PREVIEW_HELP,
+        "required": False,
+    }
+    sync, _ = discord.command("sync")
+    assert sync["default_member_permissions"] == "8"  # administrators only, by default
+
+
+# -- start-up, sync and shutdown: a bot each ------------------------------------------------------
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_restart_syncs_only_when_the_commands_changed(
+    fake_discord: FakeDiscord, bots: BotLauncher, tmp_path: Path
+) -> None:
+    first = await bots.start_ready(TOYBOT)
+    assert fake_discord.sync_requests == [None]
+    assert await first.stop() == 0
+    assert (tmp_path / "referee.db.sync.json").exists()
+
+    second = await bots.start_ready(TOYBOT)
+    assert fake_discord.sync_requests == [None]  # unchanged: no sync
+    assert "Commands unchanged since the last sync" in second.output()
+    assert await second.stop() == 0
+
+    third = await bots.start_ready(TOYBOT, TOYBOT_EXTENSIONS="cogs.meta")
+    assert fake_discord.sync_requests == [None, None]
+    assert sorted(c["name"] for c in fake_discord.commands[None]) == ["help", "sync"]
+    assert await third.stop() == 0
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_a_broken_extension_is_logged_and_the_rest_loads(
+    fake_discord: FakeDiscord, bots: BotLauncher
+) -> None:
+    bot = await bots.start_ready(
+        TOYBOT, TOYBOT_EXTENSIONS="tests.e2e.no_such_cog,cogs.meta,tests.e2e.toy_cog"
+    )
+    assert "Failed to load extension tests.e2e.no_such_cog" in bot.output()
+    sent = await fake_discord.slash(["toy", "unit", "list"])
+    assert echo((await sent.next_reply()).content)["path"] == ["toy", "unit", "list"]
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_sigterm_closes_gracefully_and_runs_the_close_hooks(
+    fake_discord: FakeDiscord, bots: BotLauncher
+) -> None:
+    bot = await bots.start_ready(TOYBOT, REFEREE_LOG_LEVEL="DEBUG")
+    assert await bot.stop() == 0
+    log = bot.output()
+    assert "Received SIGTERM; closing" in log
+    assert "toy close hook ran" in log
+    assert "Traceback" not in log

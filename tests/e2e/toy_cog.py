@@ -1,0 +1,41 @@
+"""A cog of generated toy commands whose handler echoes what it received (for the e2e tests)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import discord
+
+from bot.appcommands import build_commands
+from bot.client import RefereeBot
+from bot.errors import NotYourSide
+from rules_core.errors import IllegalAction
+from tests.e2e.toy_actions import TOY_ACTIONS, TOY_NAMES
+
+
+async def handle(
+    interaction: discord.Interaction[Any],
+    path: tuple[str, ...],
+    options: dict[str, Any],
+    preview: bool,
+) -> None:
+    if path == ("boom",):
+        raise RuntimeError("a bug in a handler")
+    if path == ("toy", "refuse"):
+        if options["why"] == "rules":
+            raise IllegalAction("A lone leader may not use Sustained Fire.", rule="A9.3")
+        raise NotYourSide("You do not hold the Axis seat; ask a referee to seat you.")
+    echo = {"path": list(path), "options": options, "preview": preview}
+    await interaction.response.send_message(
+        json.dumps(echo, sort_keys=True, default=str), ephemeral=preview
+    )
+
+
+async def names(interaction: discord.Interaction[Any], kind: str, current: str) -> list[str]:
+    return [name for name in TOY_NAMES.get(kind, []) if current.lower() in name.lower()]
+
+
+async def setup(bot: RefereeBot) -> None:
+    for command in build_commands(TOY_ACTIONS, handle, names, group_help={"toy": "Toy game"}):
+        bot.tree.add_command(command)

@@ -1,0 +1,314 @@
+"""Capturing dumps and Transport Points: the Capture Table (OCS 12.11b; v3 chart; P3 9.14b-c).
+
+>>> CAPTURE_TABLE[5]
+(50, 50, 75)
+>>> captured_share(3, 25)
+1
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal
+
+from rules_core.dice import Dice, Roll
+from rules_core.errors import IllegalAction, InvalidInput
+from rules_core.ocs.actions import Capture
+from rules_core.ocs.state import OcsState, Unit
+from rules_core.ocs.tokens import Rounding, format_tokens, round_nearest
+from rules_core.outcome import Fact, Outcome, Step
+
+Category = Literal["Dump", "Trucks", "Other Transport Points"]
+
+CAPTURE_TABLE: dict[int, tuple[int, int, int]] = {
+    # OCS v3 Capture Table: dr → % captured of (Dump on the ground, Trucks and their loaded SP,
+    # Other Transport Points and their loaded SP). The stray "Moto a." row is ignored (RES-16).
+    1: (0, 0, 0),
+    2: (25, 0, 0),
+    3: (25, 25, 25),
+    4: (50, 50, 50),
+    5: (50, 50, 75),
+    6: (75, 75, 100),
+}
+"""OCS Capture Table (v3 charts): percent captured per category."""
+
+COLUMN: dict[Category, int] = {"Dump": 0, "Trucks": 1, "Other Transport Points": 2}
+DISPLACEMENT_HEXES: dict[Category, int] = {"Trucks": 10, "Other Transport Points": 5}
+"""Capture Table notes 3 and 4: the remainder displaces up to 10 (Trucks) or 5 hexes (Other)."""
+
+
+def captured_share(amount: int, percent: int, rounding: Rounding = "half-up") -> int:
+    """The captured part of an amount: the percent, rounded to the nearest whole (12.11b, 9.14c).
+
+    >>> captured_share(12, 25), captured_share(36, 50), captured_share(2, 75)
+    (3, 18, 2)
+    """
+    return round_nearest(Fraction(amount * percent, 100), rounding)
+
+
+@dataclass(frozen=True)
+class CapturePlan:
+    """A validated capture: who captures, from whom, and what lies in the hex per category."""
+
+    captor: str
+    owner: str
+    hex: str
+    ground: int
+    vehicles: dict[Category, tuple[Unit, ...]]
+    categories: tuple[Category, ...]
+    movement_phase: bool
+    rounding: Rounding
+
+
+@dataclass(frozen=True)
+class CaptureRoll:
+    """One Capture dr per category, and the percent each gives."""
+
+    rolls: tuple[Roll, ...]
+    percents: tuple[int, ...]
+    facts: tuple[Fact, ...]
+
+
+def plan_capture(state: OcsState, action: Capture) -> CapturePlan:
+    """Validate a capture before any die (OCS 12.11b).
+
+    :raises IllegalAction: owner's combat units still in the hex, nothing to capture, or a
+        capturing unit that is not a combat unit of the capturing side.
+
+    >>> from rules_core.ocs.state import Dump
+    >>> s = OcsState(sides=("Axis", "Soviet"), dumps=(Dump(side="Soviet", hex="A1", tokens=8),),
+    ...              units=(Unit(name="Moto", side="Axis", hex="A1"),))
+    >>> plan_capture(s, Capture(side="Axis", hex="A1", unit="Moto")).categories
+    ('Dump',)
+    """
+    state.check_side(action.side)
+    captor_unit = state.unit(action.unit)
+    if captor_unit.side != action.side:
+        raise InvalidInput(f"{captor_unit.name} belongs to {captor_unit.side}, not {action.side}.")
+    if not captor_unit.is_combat_unit or captor_unit.location != "map":
+        raise IllegalAction(
+            f"{captor_unit.name} is not an Attack-Capable combat unit on the map.",
+            rule="OCS 12.11b",
+        )
+    owners = {d.side for d in state.dumps if d.hex == action.hex and d.side != action.side}
+    owners |= {
+        u.side
+        for u in state.units
+        if u.hex == action.hex
+        and u.kind == "transport"
+        and u.location == "map"
+        and u.side != action.side
+        and u.steps > 0
+    }
+    if not owners:
+        raise IllegalAction(
+            f"There are no enemy SP or Transport Points in {action.hex} to capture.",
+            rule="OCS 12.11b",
+        )
+    if len(owners) > 1:
+        raise InvalidInput(f"Several sides hold supply in {action.hex}; capture one at a time.")
+    owner = owners.pop()
+    defenders = [
+        u.name
+        for u in state.units
+        if u.hex == action.hex and u.side == owner and u.is_combat_unit and u.location == "map"
+    ]
+    if defenders:
+        raise IllegalAction(
+            f"{', '.join(defenders)} must be evicted from {action.hex} before a capture.",
+            rule="OCS 12.11b",
+        )
+    transports = [
+        u
+        for u in state.units
+        if u.hex == action.hex
+        and u.side == owner
+        and u.kind == "transport"
+        and u.location == "map"
+        and u.steps > 0
+    ]
+    vehicles: dict[Category, tuple[Unit, ...]] = {
+        "Trucks": tuple(u for u in transports if u.is_trucks),
+        "Other Transport Points": tuple(u for u in transports if not u.is_trucks),
+    }
+    ground = state.dump_tokens(action.hex, owner)
+    categories: list[Category] = []
+    if ground:
+        categories.append("Dump")
+    categories.extend(c for c in ("Trucks", "Other Transport Points") if vehicles[c])
+    return CapturePlan(
+        captor=action.side,
+        owner=owner,
+        hex=action.hex,
+        ground=ground,
+        vehicles=vehicles,
+        categories=tuple(categories),
+        movement_phase=action.movement_phase,
+        rounding=state.options.ocs_rounding,
+    )
+
+
+@dataclass(frozen=True)
+class VehicleSplit:
+    """How one category of Transport Points divides: per unit, points and Tokens captured."""
+
+    points: int
+    load: int
+    taken: tuple[tuple[Unit, int, int], ...]
+
+    @property
+    def taken_points(self) -> int:
+        """Points captured in the category."""
+        return sum(p for _, p, _ in self.taken)
+
+    @property
+    def taken_load(self) -> int:
+        """Loaded Tokens captured in the category."""
+        return sum(t for _, _, t in self.taken)
+
+
+def split_vehicles(plan: CapturePlan, category: Category, percent: int) -> VehicleSplit:
+    """Divide a category: the percent of the points and, separately, of their load (P3 9.14c).
+
+    Points and Tokens are taken from the counters in their listed order (the owner's choice).
+    A counter whose every point is captured takes its whole load with it.
+    """
+    units = plan.vehicles[category]
+    points = sum(u.steps for u in units)
+    load = sum(u.load_tokens for u in units)
+    points_left = captured_share(points, percent, plan.rounding)
+    load_left = captured_share(load, percent, plan.rounding)
+    taken: list[tuple[Unit, int, int]] = []
+    for unit in units:
+        p = min(points_left, unit.steps)
+        t = min(load_left, unit.load_tokens)
+        points_left -= p
+        load_left -= t
+        if p == unit.steps:
+            t = unit.load_tokens  # no vehicle is left to carry the rest
+        taken.append((unit, p, t))
+    return VehicleSplit(points=points, load=load, taken=tuple(taken))
+
+
+def roll_capture(plan: CapturePlan, dice: Dice) -> CaptureRoll:
+    """Roll one Capture dr per category present (Capture Table note 1)."""
+    rolls: list[Roll] = []
+    percents: list[int] = []
+    facts: list[Fact] = []
+    for category in plan.categories:
+        label = f"Capture dr ({category})"
+        face = dice.dr(label)
+        rolls.append(Roll(label=label, kind="dr", sides=6, faces=(face,)))
+        percent = CAPTURE_TABLE[face][COLUMN[category]]
+        percents.append(percent)
+        if category == "Dump":
+            taken = captured_share(plan.ground, percent, plan.rounding)
+            facts.append((category, f"{format_tokens(taken)} captured"))
+        else:
+            split = split_vehicles(plan, category, percent)
+            facts.append(
+                (
+                    category,
+                    f"{split.taken_points} point(s) and {format_tokens(split.taken_load)} captured",
+                )
+            )
+    return CaptureRoll(tuple(rolls), tuple(percents), tuple(facts))
+
+
+def apply_capture(state: OcsState, plan: CapturePlan, rolled: CaptureRoll) -> Outcome[OcsState]:
+    """The new state and explanation of a capture (OCS 12.11b; Capture Table notes 2-5)."""
+    steps: list[Step] = []
+    new_state = state
+    captor_ground = 0
+    replaced: dict[str, Unit | None] = {}
+    captured_units: list[Unit] = []
+    for category, roll, percent in zip(plan.categories, rolled.rolls, rolled.percents, strict=True):
+        if category == "Dump":
+            taken = captured_share(plan.ground, percent, plan.rounding)
+            destroyed = plan.ground - taken
+            captor_ground += taken
+            new_state = new_state.with_dump(plan.owner, plan.hex, 0)
+            steps.append(
+                Step(
+                    rule="OCS 12.11b",
+                    text=f"Capture dr {roll.total} (Dump on the ground): {percent}% of "
+                    f"{format_tokens(plan.ground)}: {format_tokens(taken)} captured, "
+                    f"{format_tokens(destroyed)} destroyed (note 2)",
+                    dice=(roll,),
+                )
+            )
+            continue
+        split = split_vehicles(plan, category, percent)
+        points, load = split.points, split.load
+        taken_points, taken_load = split.taken_points, split.taken_load
+        for unit, p, t in split.taken:
+            remaining = unit.model_copy(
+                update={"steps": unit.steps - p, "load_tokens": unit.load_tokens - t}
+            )
+            replaced[unit.name] = remaining if remaining.steps else None
+            if p:
+                captured_units.append(
+                    unit.model_copy(
+                        update={
+                            "name": f"{unit.name} (captured by {plan.captor})",
+                            "side": plan.captor,
+                            "steps": p,
+                            "load_tokens": t,
+                            "fuel": "none",
+                        }
+                    )
+                )
+            elif t:  # captured SP with no captured vehicle: on the ground for the captor
+                captor_ground += t
+        hexes = DISPLACEMENT_HEXES[category]
+        steps.append(
+            Step(
+                rule="OCS 12.11b",
+                text=f"Capture dr {roll.total} ({category}): {percent}% of {points} point(s) = "
+                f"{taken_points} captured, and of {format_tokens(load)} loaded = "
+                f"{format_tokens(taken_load)} captured; the owner displaces "
+                f"{points - taken_points} point(s) with {format_tokens(load - taken_load)} up to "
+                f"{hexes} hexes (notes 3-4)",
+                dice=(roll,),
+            )
+        )
+        if taken_points:
+            steps.append(
+                Step(
+                    rule="OCS 12.11b",
+                    text="captured vehicles "
+                    + (
+                        "may move this phase (Movement Phase)"
+                        if plan.movement_phase
+                        else "may not move this phase"
+                    )
+                    + " (note 5)",
+                )
+            )
+    units = [replaced.get(u.name, u) for u in state.units]
+    kept = tuple(u for u in units if u is not None) + tuple(captured_units)
+    new_state = new_state.model_copy(update={"units": kept})
+    if captor_ground:
+        new_state = new_state.with_dump(
+            plan.captor, plan.hex, new_state.dump_tokens(plan.hex, plan.captor) + captor_ground
+        )
+    return Outcome[OcsState](
+        state=new_state, steps=tuple(steps), rolls=rolled.rolls, facts=rolled.facts
+    )
+
+
+__all__ = [
+    "CAPTURE_TABLE",
+    "COLUMN",
+    "DISPLACEMENT_HEXES",
+    "CapturePlan",
+    "CaptureRoll",
+    "Category",
+    "VehicleSplit",
+    "apply_capture",
+    "captured_share",
+    "plan_capture",
+    "roll_capture",
+    "split_vehicles",
+]

@@ -1,0 +1,124 @@
+"""Internal stocks recovery in the Supply Phase (OCS 12.10e, chart 12.10b).
+
+>>> recovery_cost_per_level(Unit(name="Div", side="Axis", steps=3, re=Fraction(3)))
+6
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from rules_core.errors import IllegalAction, InvalidInput
+from rules_core.ocs.actions import Recover
+from rules_core.ocs.state import InternalStocks, OcsState, Unit
+from rules_core.ocs.tokens import format_tokens
+from rules_core.outcome import Fact, Outcome, Step
+
+TOKENS_PER_LEVEL = 2
+"""OCS 12.10e / chart 12.10b: 2 T per level recovered, per unit or per RE, whichever is more."""
+
+LEVELS_TO_RECOVER: dict[InternalStocks, int] = {"NONE": 0, "LOW": 1, "EXHAUSTED": 2}
+"""OCS 12.10e: recovery from Exhausted costs twice the recovery from Low (two levels)."""
+
+RECOVERED: dict[InternalStocks, InternalStocks] = {"EXHAUSTED": "LOW", "LOW": "NONE"}
+"""One level of recovery: Exhausted → Low → no marker (12.10e C)."""
+
+
+def recovery_cost_per_level(unit: Unit) -> int:
+    """Tokens to recover one level: 2 T × max(1, RE) (OCS 12.10e, RES-18).
+
+    >>> recovery_cost_per_level(Unit(name="Bn", side="Axis", re=Fraction(1, 2)))
+    2
+    """
+    return math.ceil(TOKENS_PER_LEVEL * max(Fraction(1), unit.re))
+
+
+def resolve_recover(state: OcsState, action: Recover) -> Outcome[OcsState]:
+    """Compulsory recovery of Low/Exhausted units from one dump they reach (OCS 12.10e A-C).
+
+    When the dump covers every level, exactly that is spent. Otherwise all of it is expended:
+    units buy whole levels in priority order (the order named, by default Exhausted first) and
+    the Tokens that buy no level are wasted (12.10e C).
+
+    >>> from rules_core.ocs.state import Dump
+    >>> s = OcsState(sides=("Axis",), dumps=(Dump(side="Axis", hex="A1", tokens=3),),
+    ...              units=(Unit(name="Bn", side="Axis", internals="EXHAUSTED"),))
+    >>> out = resolve_recover(s, Recover(side="Axis", dump="A1"))
+    >>> out.state.units[0].internals, out.state.dumps
+    ('LOW', ())
+    """
+    state.check_side(action.side)
+    dump = state.own_dump(action.dump, action.side)
+    if action.units:
+        units = state.side_units(action.units, action.side)
+        unmarked = [u.name for u in units if u.internals == "NONE"]
+        if unmarked:
+            raise InvalidInput(f"{', '.join(unmarked)} has no Low or Exhausted marker.")
+    else:
+        marked = [
+            u
+            for u in state.units
+            if u.side == action.side and u.location == "map" and u.internals != "NONE"
+        ]
+        units = sorted(marked, key=lambda u: -LEVELS_TO_RECOVER[u.internals])
+    if not units:
+        raise IllegalAction(
+            f"{action.side} has no unit marked Low or Exhausted.", rule="OCS 12.10e"
+        )
+    needed = sum(LEVELS_TO_RECOVER[u.internals] * recovery_cost_per_level(u) for u in units)
+    available = dump.tokens
+    steps: list[Step] = []
+    facts: list[Fact] = []
+    changed: list[Unit] = []
+    left = available
+    for unit in units:
+        per_level = recovery_cost_per_level(unit)
+        level = unit.internals
+        while level != "NONE" and left >= per_level:
+            left -= per_level
+            level = RECOVERED[level]
+        if level != unit.internals:
+            changed.append(unit.model_copy(update={"internals": level}))
+            spent = (LEVELS_TO_RECOVER[unit.internals] - LEVELS_TO_RECOVER[level]) * per_level
+            shown = "no marker" if level == "NONE" else level
+            steps.append(
+                Step(
+                    rule="OCS 12.10e",
+                    text=f"{unit.name}: {unit.internals} → {shown} for {format_tokens(spent)} "
+                    f"({format_tokens(per_level)} per level)",
+                )
+            )
+            facts.append((unit.name, shown))
+        else:
+            steps.append(
+                Step(
+                    rule="OCS 12.10e C",
+                    text=f"{unit.name} stays {unit.internals}: a level costs "
+                    f"{format_tokens(per_level)}",
+                )
+            )
+            facts.append((unit.name, unit.internals))
+    spent_total = needed if available >= needed else available
+    wasted = left if available < needed else 0
+    if available < needed:
+        steps.append(
+            Step(
+                rule="OCS 12.10e C",
+                text=f"recovery needs {format_tokens(needed)}, {dump.hex} holds "
+                f"{format_tokens(available)}: all of it is expended"
+                + (f"; {format_tokens(wasted)} buys no level and is wasted" if wasted else ""),
+            )
+        )
+    facts.append(("Dump", f"-{format_tokens(spent_total)}"))
+    new_state = state.with_units(*changed).with_dump(action.side, dump.hex, available - spent_total)
+    return Outcome[OcsState](state=new_state, steps=tuple(steps), facts=tuple(facts))
+
+
+__all__ = [
+    "LEVELS_TO_RECOVER",
+    "RECOVERED",
+    "TOKENS_PER_LEVEL",
+    "recovery_cost_per_level",
+    "resolve_recover",
+]

@@ -1,0 +1,228 @@
+"""The OCS game state: sides, dumps, units and fuel markers (OCS 12.1, 12.5, 12.10; brief §5.12).
+
+Every model is frozen; a transition builds a new state with :meth:`OcsState.model_copy`.
+Supply is stored as integer Tokens (1 SP = 4 T); Regimental Equivalents as exact fractions.
+
+>>> state = OcsState(sides=("Axis", "Soviet"))
+>>> state.options.ocs_rounding
+'half-up'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fractions import Fraction
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from rules_core.errors import IllegalAction, InvalidInput
+from rules_core.ocs.tokens import Rounding, format_tokens
+
+UnitKind = Literal["combat", "HQ", "transport"]
+"""A combat unit, an HQ (a combat unit too, 12.9b) or a Transport Point counter (non-combat)."""
+Arms = Literal["armor", "mech", "other"]
+"""v3 9.4e codes: Armor (yellow, or red with a tank symbol), Mech (red, no tank), Other."""
+Mode = Literal["combat", "move", "DG", "strat"]
+InternalStocks = Literal["NONE", "LOW", "EXHAUSTED"]
+Movement = Literal["leg", "truck", "track"]
+Fuel = Literal["none", "phase", "cleanup"]
+"""Fuel status: none; single-unit fuel for this phase only; fuelled until the Clean Up Phase."""
+TraceCheck = Literal["traced", "ate", "none"]
+Location = Literal["map", "dead pile", "reinforcement"]
+
+
+class OcsOptions(BaseModel):
+    """The configuration flags of RULES_BRIEF §7 for OCS, with their defaults."""
+
+    model_config = ConfigDict(frozen=True)
+
+    ocs_rounding: Rounding = "half-up"
+    """A-OCS-ROUND: how "round to the nearest" treats exact halves."""
+    dak_brigades: bool = False
+    """OCS 12.4 exception: in DAK a 2-step brigade pays 1 T to attack."""
+    ruleset: Literal["ocs_v3_charts"] = "ocs_v3_charts"
+    """RES-22: the v3 charts (9.4e Combined Arms)."""
+
+
+class Dump(BaseModel):
+    """Supply on the ground in one hex, owned by one side (OCS 12.1b, 12.1d)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    side: str
+    hex: str
+    tokens: int = Field(ge=0)
+
+    def render(self) -> str:
+        """``Axis 0905: 4 1/2 SP``."""
+        return f"{self.side} {self.hex}: {format_tokens(self.tokens)}"
+
+
+class Unit(BaseModel):
+    """One counter: a combat unit, an HQ or a Transport Point counter (steps = its points)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    side: str
+    kind: UnitKind = "combat"
+    hex: str | None = None
+    steps: int = Field(default=1, ge=0)
+    re: Fraction = Fraction(1)
+    ar: int = Field(default=3, ge=0, le=5)
+    arms: Arms = "other"
+    antitank: bool = False
+    formation: str | None = None
+    hq: str | None = None
+    mode: Mode = "combat"
+    movement: Movement = "leg"
+    printed_ma: int = Field(default=4, ge=0)
+    out_of_supply: bool = False
+    internals: InternalStocks = "NONE"
+    fuel: Fuel = "none"
+    trace: TraceCheck = "traced"
+    had_genuine_trace_last_check: bool = True
+    load_tokens: int = Field(default=0, ge=0)
+    location: Location = "map"
+    return_turn: int | None = None
+
+    @property
+    def is_combat_unit(self) -> bool:
+        """HQs are combat units for supply (12.9b); Transport Points are not (12.9a)."""
+        return self.kind != "transport"
+
+    @property
+    def is_trucks(self) -> bool:
+        """RES-17: Transport Points with MA > 10 are Trucks; MA ≤ 10 are Other Transport Points."""
+        return self.printed_ma > 10
+
+
+class FuelMarker(BaseModel):
+    """A Fuel marker on an HQ or a Formation marker on its Fueled side (OCS 12.5c A/B)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    side: str
+    method: Literal["formation", "hq"]
+    name: str
+
+
+class OcsState(BaseModel):
+    """The whole OCS supply state of one game."""
+
+    model_config = ConfigDict(frozen=True)
+
+    sides: tuple[str, ...]
+    options: OcsOptions = OcsOptions()
+    dumps: tuple[Dump, ...] = ()
+    units: tuple[Unit, ...] = ()
+    fuel_markers: tuple[FuelMarker, ...] = ()
+
+    def unit(self, name: str) -> Unit:
+        """The unit called ``name``.
+
+        :raises InvalidInput: when there is none.
+
+        >>> OcsState(sides=("Axis",)).unit("Bob")
+        Traceback (most recent call last):
+        ...
+        rules_core.errors.InvalidInput: There is no unit called 'Bob' in this game.
+        """
+        for unit in self.units:
+            if unit.name == name:
+                return unit
+        raise InvalidInput(f"There is no unit called {name!r} in this game.")
+
+    def side_units(self, names: Iterable[str], side: str | None = None) -> list[Unit]:
+        """The named units, all of one side (the first one's unless ``side`` is given)."""
+        units: list[Unit] = []
+        for name in names:
+            unit = self.unit(name.strip())
+            if unit in units:
+                raise InvalidInput(f"{unit.name} is named twice.")
+            units.append(unit)
+        if not units:
+            raise InvalidInput("Name at least one unit.")
+        owner = side or units[0].side
+        for unit in units:
+            if unit.side != owner:
+                raise InvalidInput(f"{unit.name} belongs to {unit.side}, not {owner}.")
+        return units
+
+    def check_side(self, side: str) -> None:
+        """:raises InvalidInput: when ``side`` is not a side of this game."""
+        if side not in self.sides:
+            raise InvalidInput(
+                f"{side!r} is not a side of this game; the sides are {', '.join(self.sides)}."
+            )
+
+    def dump_at(self, hex: str, side: str) -> Dump | None:
+        """The dump of ``side`` in ``hex``, or ``None``."""
+        for dump in self.dumps:
+            if dump.hex == hex and dump.side == side:
+                return dump
+        return None
+
+    def own_dump(self, hex: str, side: str) -> Dump:
+        """The dump of ``side`` in ``hex``; refuses an empty hex and a dump of the other side.
+
+        >>> dump = Dump(side="Soviet", hex="0905", tokens=4)
+        >>> state = OcsState(sides=("Axis", "Soviet"), dumps=(dump,))
+        >>> state.own_dump("0905", "Axis")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        rules_core.errors.IllegalAction: The dump in 0905 belongs to Soviet; Axis may not use it...
+        """
+        dump = self.dump_at(hex, side)
+        if dump is not None:
+            return dump
+        owners = [d.side for d in self.dumps if d.hex == hex]
+        if owners:
+            raise IllegalAction(
+                f"The dump in {hex} belongs to {owners[0]}; {side} may not use it.",
+                rule="OCS 12.1d",
+            )
+        raise InvalidInput(f"{side} has no dump in {hex}.")
+
+    def with_units(self, *changed: Unit) -> OcsState:
+        """A copy with these units replaced (by name) or appended."""
+        by_name = {u.name: u for u in changed}
+        units = [by_name.pop(u.name, u) for u in self.units]
+        units.extend(by_name.values())
+        return self.model_copy(update={"units": tuple(units)})
+
+    def with_dump(self, side: str, hex: str, tokens: int) -> OcsState:
+        """A copy with ``side``'s dump in ``hex`` set to ``tokens`` (removed when empty, 12.1c)."""
+        if tokens < 0:
+            raise ValueError(f"a dump may never go negative ({tokens} T)")
+        dumps = [d for d in self.dumps if not (d.hex == hex and d.side == side)]
+        if tokens:
+            index = next(
+                (i for i, d in enumerate(self.dumps) if d.hex == hex and d.side == side),
+                len(dumps),
+            )
+            dumps.insert(index, Dump(side=side, hex=hex, tokens=tokens))
+        return self.model_copy(update={"dumps": tuple(dumps)})
+
+    def dump_tokens(self, hex: str, side: str) -> int:
+        """Tokens of ``side`` on the ground in ``hex`` (0 when there is no dump)."""
+        dump = self.dump_at(hex, side)
+        return dump.tokens if dump else 0
+
+
+__all__ = [
+    "Arms",
+    "Dump",
+    "Fuel",
+    "FuelMarker",
+    "InternalStocks",
+    "Location",
+    "Mode",
+    "Movement",
+    "OcsOptions",
+    "OcsState",
+    "TraceCheck",
+    "Unit",
+    "UnitKind",
+]

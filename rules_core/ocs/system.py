@@ -1,0 +1,299 @@
+"""The OCS game system: builds states, says who acts, resolves every ``/ocs`` command.
+
+>>> from rules_core.dice import ScriptedDice
+>>> state = SYSTEM.new_state(["Axis", "Soviet"], {"dak_brigades": True})
+>>> state.options.dak_brigades
+True
+>>> out = SYSTEM.resolve(state, DumpAdd(side="Axis", hex="0905", amount="1 SP"), ScriptedDice([]))
+>>> out.explanation()
+['OCS 12.1a: Axis dump in 0905: 0 T + 1 SP = 1 SP']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+
+from rules_core.dice import Dice
+from rules_core.errors import InvalidInput
+from rules_core.ocs.actions import (
+    ACTION_TYPES,
+    AnyOcsAction,
+    Attack,
+    Attrition,
+    Blow,
+    Breakout,
+    Capture,
+    Cleanup,
+    Defend,
+    DumpAdd,
+    DumpAdjust,
+    DumpList,
+    FuelAction,
+    OcsAction,
+    Recover,
+    Strength,
+    Trace,
+    UnitAdd,
+)
+from rules_core.ocs.attrition import apply_attrition, plan_attrition, roll_attrition
+from rules_core.ocs.breakout import (
+    apply_breakout,
+    plan_breakout,
+    roll_breakout,
+    transport_breakout_odds,
+)
+from rules_core.ocs.capture import apply_capture, plan_capture, roll_capture
+from rules_core.ocs.combat_supply import resolve_attack, resolve_defend
+from rules_core.ocs.dumps import (
+    apply_blow,
+    plan_blow,
+    resolve_dump_add,
+    resolve_dump_adjust,
+    resolve_dump_list,
+    roll_blow,
+)
+from rules_core.ocs.fuel import resolve_cleanup, resolve_fuel
+from rules_core.ocs.internal_stocks import resolve_recover
+from rules_core.ocs.state import OcsOptions, OcsState, Unit
+from rules_core.ocs.strength import combined_arms_multiplier, supply_multiplier
+from rules_core.ocs.tokens import format_tokens, parse_tokens
+from rules_core.ocs.trace import resolve_trace
+from rules_core.odds import exact_odds
+from rules_core.outcome import Fact, Outcome, Step
+from rules_core.system import GameSystem
+
+
+def parse_re(text: str) -> Fraction:
+    """Regimental Equivalents as an exact fraction: "1", "1/2", "2 1/2", "1.5".
+
+    >>> parse_re("2 1/2"), parse_re("1/2")
+    (Fraction(5, 2), Fraction(1, 2))
+    >>> parse_re("-1")
+    Traceback (most recent call last):
+    ...
+    rules_core.errors.InvalidInput: RE '-1' must be a number of 0 or more, like '1/2' or '2 1/2'.
+    """
+    try:
+        value = sum((Fraction(part) for part in text.split()), Fraction(0))
+    except (ValueError, ZeroDivisionError):
+        value = Fraction(-1)
+    if not text.strip() or value < 0:
+        raise InvalidInput(f"RE {text!r} must be a number of 0 or more, like '1/2' or '2 1/2'.")
+    return value
+
+
+def resolve_unit_add(state: OcsState, action: UnitAdd) -> Outcome[OcsState]:
+    """Add a unit with its printed and current data (brief §5.12).
+
+    >>> s = OcsState(sides=("Axis",))
+    >>> resolve_unit_add(s, UnitAdd(name="1 Bn", side="Axis", steps=1, re="1/2")).state.units[0].re
+    Fraction(1, 2)
+    """
+    state.check_side(action.side)
+    name = action.name.strip()
+    if not name:
+        raise InvalidInput("A unit needs a name.")
+    if any(u.name == name for u in state.units):
+        raise InvalidInput(f"There is already a unit called {name!r}.")
+    load = parse_tokens(action.load)
+    if load and action.kind != "transport":
+        raise InvalidInput("Only Transport Points carry loaded SP.")
+    unit = Unit(
+        name=name,
+        side=action.side,
+        kind=action.kind,
+        hex=action.hex,
+        steps=action.steps,
+        re=parse_re(action.re),
+        ar=action.ar,
+        arms=action.arms,
+        antitank=action.antitank,
+        formation=action.formation,
+        hq=action.hq,
+        mode=action.mode,
+        movement=action.movement,
+        printed_ma=action.ma,
+        out_of_supply=action.out_of_supply,
+        internals=action.internals,
+        load_tokens=load,
+    )
+    text = f"{name} ({action.side} {action.kind}, {unit.steps} step(s), {unit.re} RE, AR {unit.ar})"
+    if load:
+        text += f" carrying {format_tokens(load)}"
+    return Outcome[OcsState](
+        state=state.with_units(unit),
+        steps=(Step(rule="OCS 12.1", text=f"added {text}"),),
+        facts=((name, "added"),),
+    )
+
+
+def _defender_codes(state: OcsState, names: Sequence[str]) -> list[str]:
+    codes: list[str] = []
+    for name in names:
+        unit = state.unit(name.strip())
+        codes.append(unit.arms)
+        if unit.antitank:
+            codes.append("antitank")
+    return codes
+
+
+def resolve_strength(state: OcsState, action: Strength) -> Outcome[OcsState]:
+    """A unit's supply and combined-arms multipliers as exact fractions (12.8d, v3 9.4e).
+
+    >>> s = OcsState(sides=("Axis",), units=(Unit(name="Pz", side="Axis", out_of_supply=True),))
+    >>> resolve_strength(s, Strength(unit="Pz", mode="defend", supplied=False, strength=6)).facts
+    (('Pz', 'defends ×1/4 = 3/2'),)
+    """
+    unit = state.unit(action.unit)
+    multiplier = supply_multiplier(
+        action.mode, out_of_supply=unit.out_of_supply, supplied=action.supplied
+    )
+    status = "Out of Supply" if unit.out_of_supply else "in trace supply"
+    paid = "combat supply paid" if action.supplied else "no combat supply"
+    if multiplier is None:
+        return Outcome[OcsState](
+            state=state,
+            steps=(Step(rule="OCS 12.4", text=f"{unit.name} ({status}, {paid}) may not attack"),),
+            facts=((unit.name, "may not attack"),),
+        )
+    steps = [Step(rule="OCS 12.8d", text=f"{unit.name} ({status}, {paid}): ×{multiplier}")]
+    total = multiplier
+    if action.mode == "attack" and (action.terrain_x2 or action.defenders or action.hedgehog):
+        arms = combined_arms_multiplier(
+            unit.arms,
+            _defender_codes(state, action.defenders),
+            terrain_x2=action.terrain_x2,
+            hedgehog=action.hedgehog,
+        )
+        total *= arms
+        steps.append(
+            Step(
+                rule="OCS 9.4e",
+                text=f"{unit.name} ({unit.arms}) terrain multiplier ×{arms}"
+                + (" (Combined Arms)" if action.terrain_x2 and arms != 2 else ""),
+            )
+        )
+    verb = "attacks" if action.mode == "attack" else "defends"
+    result = f"{verb} ×{total}"
+    if action.strength is not None:
+        result += f" = {action.strength * total}"
+    return Outcome[OcsState](state=state, steps=tuple(steps), facts=((unit.name, result),))
+
+
+class OcsSystem(GameSystem[OcsState, AnyOcsAction]):
+    """Operational Combat Series supply (rules 12.0, v3 charts)."""
+
+    name = "ocs"
+    title = "Operational Combat Series"
+    state_type = OcsState
+    action_types = ACTION_TYPES
+    action_adapter: TypeAdapter[AnyOcsAction] = TypeAdapter(OcsAction)
+
+    def new_state(self, sides: Sequence[str], options: Mapping[str, Any]) -> OcsState:
+        """A fresh state; ``options`` are the OCS flags of brief §7 (unknown ones are refused)."""
+        names = tuple(s.strip() for s in sides)
+        if not names or len(set(names)) != len(names) or not all(names):
+            raise InvalidInput("Give each side a distinct, non-empty name.")
+        known = set(OcsOptions.model_fields)
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise InvalidInput(
+                f"Unknown OCS option {unknown[0]!r}; the options are {', '.join(sorted(known))}."
+            )
+        try:
+            flags = OcsOptions.model_validate(dict(options))
+        except ValidationError as exc:
+            raise InvalidInput(f"Bad OCS option: {exc.errors()[0]['msg']}.") from exc
+        return OcsState(sides=names, options=flags)
+
+    def acting_side(self, state: OcsState, action: AnyOcsAction) -> str | None:
+        """The side whose units or dump the action uses; ``None`` for listings."""
+        if isinstance(action, DumpAdd | DumpAdjust | Recover | Blow | Capture | Cleanup | UnitAdd):
+            return action.side
+        if isinstance(action, Attack | Defend):
+            names = action.attackers if isinstance(action, Attack) else action.defenders
+            return state.unit(names[0].strip()).side if names else None
+        if isinstance(action, Trace | Attrition):
+            return state.unit(action.units[0].strip()).side if action.units else None
+        if isinstance(action, Breakout):
+            return state.unit(action.unit).side
+        if isinstance(action, FuelAction):
+            if action.side is not None:
+                return action.side
+            if action.method == "formation":
+                members = [u for u in state.units if u.formation == action.target]
+                return members[0].side if members else None
+            return state.unit(action.target).side
+        return None
+
+    def resolve(self, state: OcsState, action: AnyOcsAction, dice: Dice) -> Outcome[OcsState]:
+        """Validate and resolve one ``/ocs`` command; refusals are raised before any die."""
+        if isinstance(action, Attrition):
+            plan_a = plan_attrition(state, action)
+            return apply_attrition(state, plan_a, roll_attrition(plan_a, dice))
+        if isinstance(action, Breakout):
+            plan_b = plan_breakout(state, action)
+            return apply_breakout(state, plan_b, roll_breakout(plan_b, dice))
+        if isinstance(action, Blow):
+            plan_d = plan_blow(state, action)
+            return apply_blow(state, plan_d, roll_blow(plan_d, dice))
+        if isinstance(action, Capture):
+            plan_c = plan_capture(state, action)
+            return apply_capture(state, plan_c, roll_capture(plan_c, dice))
+        handler = _HANDLERS.get(type(action))
+        if handler is None:  # pragma: no cover - every action type has a handler
+            raise InvalidInput(f"Unknown OCS action {action.action!r}.")
+        return handler(state, action)
+
+    def odds(self, state: OcsState, action: AnyOcsAction) -> dict[tuple[Fact, ...], Fraction]:
+        """Exact odds by the outcome's facts, enumerating only the dice (no state is built)."""
+        if isinstance(action, Attrition):
+            plan_a = plan_attrition(state, action)
+            return exact_odds(lambda dice: roll_attrition(plan_a, dice).facts)
+        if isinstance(action, Breakout):
+            plan_b = plan_breakout(state, action)
+            if plan_b.points > 1:
+                return transport_breakout_odds(plan_b)
+            return exact_odds(lambda dice: roll_breakout(plan_b, dice).facts)
+        if isinstance(action, Blow):
+            plan_d = plan_blow(state, action)
+            return exact_odds(lambda dice: roll_blow(plan_d, dice).facts)
+        if isinstance(action, Capture):
+            plan_c = plan_capture(state, action)
+            return exact_odds(lambda dice: roll_capture(plan_c, dice).facts)
+        return super().odds(state, action)
+
+    def names(self, state: OcsState, kind: str) -> list[str]:
+        """Autocomplete: ``unit`` names, ``dump`` hexes, ``side`` names."""
+        if kind == "unit":
+            return [u.name for u in state.units]
+        if kind == "dump":
+            hexes = [d.hex for d in state.dumps]
+            hexes += [u.hex for u in state.units if u.load_tokens and u.hex]
+            return list(dict.fromkeys(hexes))
+        if kind == "side":
+            return list(state.sides)
+        return []
+
+
+_HANDLERS: dict[type[Any], Callable[[OcsState, Any], Outcome[OcsState]]] = {
+    DumpAdd: resolve_dump_add,
+    DumpAdjust: resolve_dump_adjust,
+    DumpList: resolve_dump_list,
+    UnitAdd: resolve_unit_add,
+    Attack: resolve_attack,
+    Defend: resolve_defend,
+    FuelAction: resolve_fuel,
+    Trace: resolve_trace,
+    Recover: resolve_recover,
+    Strength: resolve_strength,
+    Cleanup: resolve_cleanup,
+}
+
+SYSTEM = OcsSystem()
+
+__all__ = ["SYSTEM", "OcsSystem", "parse_re", "resolve_strength", "resolve_unit_add"]

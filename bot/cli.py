@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
+import importlib
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 from bot.config import Settings
+from rules_core.system import GameSystem
 
 NO_TOKEN = """\
 No DISCORD_TOKEN is set, so the bot cannot log in to Discord.
@@ -37,14 +42,56 @@ def cmd_run(args: argparse.Namespace) -> int:
     return _not_built("The Discord bot")
 
 
+def _systems(plugins: Sequence[str]) -> dict[str, GameSystem[Any, Any]] | None:
+    """The installed systems plus any from ``--plugin MODULE`` (a module exposing ``SYSTEM``)."""
+    if not plugins:
+        return None
+    from bot.service import InstalledSystems
+
+    systems = dict(InstalledSystems())
+    for name in plugins:
+        system: GameSystem[Any, Any] = importlib.import_module(name).SYSTEM
+        systems[system.name] = system
+    return systems
+
+
+def _dice_script(text: str | None) -> tuple[int, ...] | None:
+    if text is None:
+        return None
+    try:
+        return tuple(int(part) for part in text.replace(" ", "").split(",") if part)
+    except ValueError:
+        raise SystemExit(
+            f"--dice takes faces separated by commas, like 3,5,6; not {text!r}"
+        ) from None
+
+
 def cmd_console(args: argparse.Namespace) -> int:
     """Play through the same commands without Discord."""
-    return _not_built("The console")
+    from bot.console import ConsoleOptions, run_console
+
+    database = Path(args.db) if args.db else Settings().database
+    options = ConsoleOptions(
+        database=database,
+        channel=args.channel,
+        user=args.as_user,
+        admins=tuple(args.admin or ()),
+        dice=_dice_script(args.dice),
+        json=args.json,
+        export_dir=Path(args.out),
+    )
+    return asyncio.run(run_console(options, args.file, _systems(args.plugin or ())))
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """Verify an exported game."""
-    return _not_built("Verification of exported games")
+    from bot.service import InstalledSystems
+    from bot.verify import verify_file
+
+    systems = _systems(args.plugin or ()) or InstalledSystems()
+    report = verify_file(Path(args.file), systems)
+    print(report.message)
+    return 0 if report.ok else 1
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -56,9 +103,27 @@ def build_parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="run the Discord bot (needs DISCORD_TOKEN)")
     run.set_defaults(handler=cmd_run)
     console = sub.add_parser("console", help="play from a terminal or a file, without Discord")
+    console.add_argument("file", nargs="?", help="a file of command lines (- or none: stdin)")
+    console.add_argument("--db", help="the SQLite database (default: REFEREE_DB)")
+    console.add_argument("--channel", default="console", help="the channel to play in")
+    console.add_argument(
+        "--as", dest="as_user", default="you", help="who you are (a line may start with @name)"
+    )
+    console.add_argument(
+        "--admin", action="append", metavar="USER", help="treat USER as a server administrator"
+    )
+    console.add_argument("--dice", help="scripted dice faces, e.g. 3,5,6 (marked on every result)")
+    console.add_argument("--json", action="store_true", help="print one JSON object per result")
+    console.add_argument("--out", default=".", help="where /game export writes its file")
+    console.add_argument(
+        "--plugin", action="append", metavar="MODULE", help="load a game system from MODULE.SYSTEM"
+    )
     console.set_defaults(handler=cmd_console)
     verify = sub.add_parser("verify", help="check an exported game: hash chain, dice, rulings")
     verify.add_argument("file", help="the exported game (JSON Lines)")
+    verify.add_argument(
+        "--plugin", action="append", metavar="MODULE", help="load a game system from MODULE.SYSTEM"
+    )
     verify.set_defaults(handler=cmd_verify)
     return parser
 

@@ -50,3 +50,18 @@ __all__ = [
     "UserError",
     "WrongSystem",
 ]
+
+
+class SeatTaken(UserError):
+    """The side's seat is held by another player; only a referee may reseat it."""
+
+
+class CannotVoid(UserError):
+    """The entry cannot be voided: unknown, already void, not an action, or others need it."""
+
+
+class DiceScriptRanOut(UserError):
+    """The console's scripted dice ran out or held a face the die cannot show."""
+
+
+__all__ += ["CannotVoid", "DiceScriptRanOut", "SeatTaken"]

@@ -1,0 +1,339 @@
+"""Command declarations read from action models, option parsing, and execution."""
+
+from __future__ import annotations
+
+import enum
+import shlex
+import types
+import typing
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from annotated_types import Ge, Gt, Le, Lt, MaxLen
+from pydantic import BaseModel, ValidationError
+
+from bot.errors import BadCommand
+from bot.game_commands import TABLE_COMMANDS
+from bot.models import Actor, Place, Reply, UserRef
+from rules_core.errors import InvalidInput
+from rules_core.system import GameSystem
+
+OptionType = Literal["string", "integer", "boolean", "names", "user"]
+PREVIEW_HELP = "Show the exact odds; roll and log nothing"
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option of a command, as Discord and the console show it."""
+
+    name: str
+    """As typed: ``replaced-by`` for the field ``replaced_by``."""
+    field: str
+    """The model's field name."""
+    type: OptionType
+    required: bool
+    help: str
+    choices: tuple[str | int, ...] = ()
+    min_value: int | None = None
+    max_value: int | None = None
+    max_length: int | None = None
+    autocomplete: str | None = None
+    """The kind asked of ``GameSystem.names`` (``"unit"``, ``"weapon"``…), or ``"systems"``."""
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    """One command: its path, help text, options and how the service treats it."""
+
+    path: str
+    """Dotted, as in the action literal: ``"asl.unit.add"``, ``"game.new"``, ``"roll"``."""
+    help: str
+    options: tuple[OptionSpec, ...]
+    model: type[BaseModel]
+    system: str | None
+    """The game system it belongs to, or None for a table command."""
+    rolls_dice: bool = False
+    read_only: bool = False
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        """The path as words: ``("asl", "unit", "add")``."""
+        return tuple(self.path.split("."))
+
+    def option(self, name: str) -> OptionSpec | None:
+        """The option called ``name`` (as typed, dashes or underscores)."""
+        wanted = name.replace("_", "-")
+        return next((o for o in self.options if o.name == wanted), None)
+
+
+def _action_literal(model: type[BaseModel]) -> str:
+    (value,) = typing.get_args(model.model_fields["action"].annotation)
+    return str(value)
+
+
+def _unwrap_optional(annotation: Any) -> tuple[Any, bool]:
+    origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        if len(args) == 1:
+            return args[0], True
+    return annotation, False
+
+
+def _option(name: str, info: Any, choices_from: Mapping[str, tuple[str, ...]]) -> OptionSpec:
+    annotation, _ = _unwrap_optional(info.annotation)
+    extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+    kind: OptionType = "string"
+    choices: tuple[str | int, ...] = ()
+    origin = typing.get_origin(annotation)
+    if annotation is bool:
+        kind = "boolean"
+    elif annotation is int:
+        kind = "integer"
+    elif annotation is UserRef:
+        kind = "user"
+    elif origin in (tuple, list):
+        kind = "names"
+    elif origin is Literal:
+        choices = tuple(typing.get_args(annotation))
+        kind = "integer" if all(isinstance(c, int) for c in choices) else "string"
+    elif isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+        choices = tuple(member.value for member in annotation)
+    source = extra.get("choices_from")
+    if isinstance(source, str) and source in choices_from:
+        choices = choices_from[source]
+    bounds: dict[str, int] = {}
+    for meta in info.metadata:
+        if isinstance(meta, Ge):
+            bounds["min"] = int(meta.ge)  # type: ignore[call-overload]
+        elif isinstance(meta, Gt):
+            bounds["min"] = int(meta.gt) + 1  # type: ignore[call-overload]
+        elif isinstance(meta, Le):
+            bounds["max"] = int(meta.le)  # type: ignore[call-overload]
+        elif isinstance(meta, Lt):
+            bounds["max"] = int(meta.lt) - 1  # type: ignore[call-overload]
+        elif isinstance(meta, MaxLen):
+            bounds["len"] = int(meta.max_length)
+    autocomplete = extra.get("autocomplete")
+    return OptionSpec(
+        name=name.replace("_", "-"),
+        field=name,
+        type=kind,
+        required=info.is_required(),
+        help=str(info.description or name),
+        choices=choices,
+        min_value=bounds.get("min"),
+        max_value=bounds.get("max"),
+        max_length=bounds.get("len"),
+        autocomplete=str(autocomplete) if isinstance(autocomplete, str) else None,
+    )
+
+
+def command_spec(
+    model: type[BaseModel],
+    system: str | None = None,
+    choices_from: Mapping[str, tuple[str, ...]] | None = None,
+) -> CommandSpec:
+    """The declaration of the command an action model stands for."""
+    path = _action_literal(model)
+    doc = (model.__doc__ or path).strip().splitlines()[0]
+    options = [
+        _option(name, info, choices_from or {})
+        for name, info in model.model_fields.items()
+        if name != "action"
+    ]
+    rolls = bool(getattr(model, "rolls_dice", False))
+    if rolls:
+        options.append(
+            OptionSpec(
+                name="preview", field="preview", type="boolean", required=False, help=PREVIEW_HELP
+            )
+        )
+    options.sort(key=lambda o: not o.required)  # Discord lists required options first
+    return CommandSpec(
+        path=path,
+        help=doc,
+        options=tuple(options),
+        model=model,
+        system=system,
+        rolls_dice=rolls,
+        read_only=bool(getattr(model, "read_only", False)),
+    )
+
+
+@dataclass(frozen=True)
+class Registry:
+    """Every command, by path."""
+
+    commands: Mapping[str, CommandSpec]
+
+    def find(self, words: tuple[str, ...]) -> CommandSpec:
+        """The command named by its words, or :class:`BadCommand` naming the known ones."""
+        spec = self.commands.get(".".join(words))
+        if spec is None:
+            typed = "/" + " ".join(words)
+            near = sorted(p for p in self.commands if p.split(".")[0] == words[0]) if words else []
+            hint = (
+                f" Try one of: {', '.join('/' + p.replace('.', ' ') for p in near)}."
+                if near
+                else ""
+            )
+            raise BadCommand(f"There is no command {typed}.{hint}")
+        return spec
+
+    def groups(self) -> dict[str, list[CommandSpec]]:
+        """Commands grouped by their first word (``game``, ``roll``, ``asl``…)."""
+        grouped: dict[str, list[CommandSpec]] = {}
+        for spec in self.commands.values():
+            grouped.setdefault(spec.words[0], []).append(spec)
+        return grouped
+
+
+def build_registry(systems: Mapping[str, GameSystem[Any, Any]]) -> Registry:
+    """The commands of the table and of every system in ``systems``."""
+    choices = {"systems": tuple(systems)}
+    commands: dict[str, CommandSpec] = {}
+    for model in TABLE_COMMANDS:
+        spec = command_spec(model, None, choices)
+        commands[spec.path] = spec
+    for name, system in systems.items():
+        for model in system.action_types:
+            spec = command_spec(model, name, choices)
+            commands[spec.path] = spec
+    return Registry(commands=commands)
+
+
+# --- option values -----------------------------------------------------------------------
+
+_TRUE = {"true", "yes", "on", "1", "y"}
+_FALSE = {"false", "no", "off", "0", "n"}
+
+
+def _convert(option: OptionSpec, value: Any, users: Callable[[str], UserRef]) -> Any:
+    if not isinstance(value, str):
+        return value
+    text = value.strip()
+    if option.type == "boolean":
+        if text.lower() in _TRUE:
+            return True
+        if text.lower() in _FALSE:
+            return False
+        raise InvalidInput(f"{option.name}: write true or false, not {text!r}.")
+    if option.type == "integer":
+        try:
+            return int(text)
+        except ValueError:
+            raise InvalidInput(f"{option.name}: write a whole number, not {text!r}.") from None
+    if option.type == "names":
+        return tuple(part.strip() for part in text.split(",") if part.strip())
+    if option.type == "user":
+        return users(text)
+    return text
+
+
+def build_action(
+    spec: CommandSpec,
+    values: Mapping[str, Any],
+    users: Callable[[str], UserRef] | None = None,
+) -> tuple[BaseModel, bool]:
+    """The action model from option values, and whether ``preview`` was asked.
+
+    Strings are converted by the option's type (booleans, whole numbers, comma-separated names,
+    ``@user``); typed values pass through. Unknown options and invalid values raise
+    :class:`~rules_core.errors.InvalidInput` before anything happens.
+    """
+    resolve_user = users or _no_users
+    data: dict[str, Any] = {"action": spec.path}
+    preview = False
+    for raw_name, value in values.items():
+        option = spec.option(raw_name)
+        if option is None:
+            known = ", ".join(o.name for o in spec.options) or "none"
+            raise InvalidInput(
+                f"/{' '.join(spec.words)} has no option {raw_name!r}; its options: {known}."
+            )
+        converted = _convert(option, value, resolve_user)
+        if option.field == "preview" and spec.rolls_dice:
+            preview = bool(converted)
+            continue
+        data[option.field] = converted
+    try:
+        return spec.model.model_validate(data), preview
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        loc = [str(p) for p in error.get("loc", ()) if not str(p).isdigit()]
+        where = loc[0].replace("_", "-") if loc else "options"
+        raise InvalidInput(f"{where}: {error.get('msg', 'invalid value')}.") from exc
+
+
+def _no_users(text: str) -> UserRef:
+    raise InvalidInput(f"Cannot name the user {text!r} here.")
+
+
+def parse_line(line: str) -> tuple[tuple[str, ...], dict[str, str]]:
+    """Split a command line into the command's words and its ``name:value`` options.
+
+    >>> parse_line('/asl fire weapons:"HMG A, LMG B" sustained:true')
+    (('asl', 'fire'), {'weapons': 'HMG A, LMG B', 'sustained': 'true'})
+    """
+    try:
+        tokens = shlex.split(line, posix=True)
+    except ValueError as exc:
+        raise BadCommand(f"Cannot read that line: {exc}.") from exc
+    if not tokens or not tokens[0].startswith("/"):
+        raise BadCommand("A command starts with a slash, like /game status.")
+    words: list[str] = [tokens[0][1:]] if tokens[0] != "/" else []
+    options: dict[str, str] = {}
+    for token in tokens[1:]:
+        name, colon, value = token.partition(":")
+        if colon:
+            if name in options:
+                raise BadCommand(f"The option {name} is given twice.")
+            options[name] = value
+        elif options:
+            raise BadCommand(f"Write options as name:value, not {token!r}.")
+        else:
+            words.append(token)
+    if not words or not all(words):
+        raise BadCommand("A command starts with a slash, like /game status.")
+    return tuple(w.lower() for w in words), options
+
+
+@dataclass(frozen=True)
+class Request:
+    """One command to execute: where, who, the interaction id, the path and option values."""
+
+    place: Place
+    actor: Actor
+    interaction_id: str
+    words: tuple[str, ...]
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+async def execute(
+    service: Any,
+    request: Request,
+    registry: Registry,
+    users: Callable[[str], UserRef] | None = None,
+) -> Reply:
+    """Find the command, build its action and run it through the service."""
+    spec = registry.find(request.words)
+    action, preview = build_action(spec, request.options, users)
+    reply: Reply = await service.handle(
+        request.place, request.actor, request.interaction_id, action, preview=preview
+    )
+    return reply
+
+
+__all__ = [
+    "CommandSpec",
+    "OptionSpec",
+    "Registry",
+    "Request",
+    "build_action",
+    "build_registry",
+    "command_spec",
+    "execute",
+    "parse_line",
+]

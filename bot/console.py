@@ -1,0 +1,216 @@
+"""``referee console``: the commands of COMMANDS.md from a terminal or a file, without Discord.
+
+Each line is one command, exactly as typed in Discord (``/asl fire weapons:"HMG A, LMG B"``),
+optionally prefixed by ``@name`` to act as that user for this line only. Blank lines and lines
+starting with ``#`` are skipped; ``/help`` lists the commands. Lines go through the same command
+layer and :class:`~bot.service.GameService` as Discord. See ``docs/CONSOLE.md``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+import uuid
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from bot.commands import Registry, Request, build_registry, execute, parse_line
+from bot.dice import FaceScript
+from bot.errors import BadCommand, UserError
+from bot.models import Actor, Place, UserRef
+from bot.render.text import render_text
+from bot.service import GameService
+from bot.storage import Repository
+from rules_core.errors import RulesError
+from rules_core.system import GameSystem
+
+CONSOLE_GUILD = 0
+"""The console plays in its own server id, apart from every Discord server."""
+
+
+def console_id(name: str) -> int:
+    """A stable id for a console user or channel name (the same name is always the same id).
+
+    >>> console_id("alice") == console_id("Alice")
+    True
+    """
+    digest = hashlib.sha256(name.strip().lower().encode("utf-8")).digest()
+    return int.from_bytes(digest[:6], "big")
+
+
+def console_user(name: str) -> UserRef:
+    """The console user called ``name`` (``@alice`` or ``alice``)."""
+    clean = name.strip().removeprefix("@").strip()
+    if not clean:
+        raise BadCommand("Name a user, like @alice.")
+    return UserRef(id=console_id(clean), name=clean)
+
+
+@dataclass
+class ConsoleOptions:
+    """The console's command-line options."""
+
+    database: Path
+    channel: str = "console"
+    user: str = "you"
+    admins: tuple[str, ...] = ()
+    dice: tuple[int, ...] | None = None
+    json: bool = False
+    export_dir: Path = field(default_factory=Path.cwd)
+
+
+class Console:
+    """Reads lines, runs them through the service, prints each result."""
+
+    def __init__(
+        self,
+        service: GameService,
+        registry: Registry,
+        options: ConsoleOptions,
+        out: TextIO,
+    ) -> None:
+        self.service = service
+        self.registry = registry
+        self.options = options
+        self.out = out
+        self.place = Place(guild_id=CONSOLE_GUILD, channel_id=console_id(options.channel))
+        self.failures = 0
+
+    def _actor(self, name: str) -> Actor:
+        user = console_user(name)
+        admins = {a.strip().lower().removeprefix("@") for a in self.options.admins}
+        return Actor(user_id=user.id, name=user.name, is_admin=user.name.lower() in admins)
+
+    async def run_line(self, number: int, line: str) -> None:
+        """Run one line and print its result or its one-sentence error."""
+        text = line.strip()
+        if not text or text.startswith("#"):
+            return
+        name = self.options.user
+        if text.startswith("@"):
+            who, _, rest = text.partition(" ")
+            name, text = who[1:], rest.strip()
+        try:
+            if text in ("/help", "/help "):
+                self._print_help()
+                return
+            words, values = parse_line(text)
+            request = Request(
+                place=self.place,
+                actor=self._actor(name),
+                interaction_id=f"console:{uuid.uuid4().hex}",
+                words=words,
+                options=values,
+            )
+            reply = await execute(self.service, request, self.registry, console_user)
+        except (UserError, RulesError) as exc:
+            self.failures += 1
+            message = exc.user_message
+            if self.options.json:
+                self._emit(
+                    {
+                        "ok": False,
+                        "line": number,
+                        "input": line.strip(),
+                        "error": message,
+                        "error_type": type(exc).__name__,
+                    }
+                )
+            else:
+                print(f"line {number}: {message}", file=self.out)
+            return
+        if self.options.json:
+            self._emit(
+                {"ok": True, "line": number, "input": line.strip(), "reply": reply.to_json()}
+            )
+            return
+        print(render_text(reply), file=self.out)
+        if reply.file is not None:
+            target = self.options.export_dir / reply.file.filename
+            target.write_bytes(reply.file.content)
+            print(f"  written to {target}", file=self.out)
+
+    def _emit(self, data: Mapping[str, Any]) -> None:
+        print(json.dumps(data, ensure_ascii=False), file=self.out, flush=True)
+
+    def _print_help(self) -> None:
+        for group, specs in self.registry.groups().items():
+            print(f"{group}:", file=self.out)
+            for spec in specs:
+                options = " ".join(
+                    (o.name + ":…") if o.required else f"[{o.name}]" for o in spec.options
+                )
+                print(f"  /{' '.join(spec.words)} {options}  — {spec.help}", file=self.out)
+
+    async def run(self, lines: Iterable[str]) -> None:
+        """Run every line in order."""
+        for number, line in enumerate(lines, start=1):
+            await self.run_line(number, line)
+
+
+def _prompt_lines() -> Iterable[str]:
+    while True:
+        try:
+            yield input("referee> ")
+        except EOFError:
+            print()
+            return
+
+
+async def run_console(
+    options: ConsoleOptions,
+    source: str | None,
+    systems: Mapping[str, GameSystem[Any, Any]] | None = None,
+    out: TextIO = sys.stdout,
+) -> int:
+    """Run the console on a file (``source``), stdin, or an interactive prompt.
+
+    :returns: 0 when every line succeeded (always 0 at an interactive prompt), 1 when some line
+        failed or scripted dice were left unused, 2 when the source cannot be read.
+    """
+    interactive = source is None and sys.stdin.isatty()
+    if source is not None and source != "-":
+        try:
+            lines: Iterable[str] = Path(source).read_text(encoding="utf-8").splitlines()
+        except OSError as exc:
+            print(f"cannot read {source}: {exc.strerror}", file=sys.stderr)
+            return 2
+    elif interactive:
+        lines = _prompt_lines()
+    else:
+        lines = sys.stdin.read().splitlines()
+    script = FaceScript(options.dice) if options.dice is not None else None
+    repo = await Repository.open(options.database)
+    try:
+        service = GameService(repo, systems, script=script)
+        console = Console(service, build_registry(service.systems), options, out)
+        if interactive:
+            print(
+                f"referee console — channel {options.channel!r}, acting as {options.user!r}, "
+                f"database {options.database}. /help lists the commands; Ctrl-D quits.",
+                file=out,
+            )
+        await console.run(lines)
+    finally:
+        await repo.close()
+    failed = console.failures > 0
+    if script is not None and script.remaining:
+        print(
+            f"scripted dice left unused: {', '.join(map(str, script.remaining))}",
+            file=sys.stderr,
+        )
+        failed = True
+    return 0 if interactive or not failed else 1
+
+
+__all__ = [
+    "CONSOLE_GUILD",
+    "Console",
+    "ConsoleOptions",
+    "console_id",
+    "console_user",
+    "run_console",
+]

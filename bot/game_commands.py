@@ -1,0 +1,184 @@
+"""Declarations of the table commands (``/game …``, ``/roll``, ``/stats``).
+
+They follow the same convention as the game systems' action models (see ``rules_core/system.py``):
+the ``action`` literal is the command path, the docstring's first line is the help text, each
+field is an option with its description, and ``rolls_dice`` / ``read_only`` say how the service
+treats the command. ``bot/commands`` builds the console's and Discord's commands from them.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from bot.models import UserRef
+
+
+class _Command(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    rolls_dice: ClassVar[bool] = False
+    read_only: ClassVar[bool] = False
+    referee_only: ClassVar[bool] = False
+
+
+class GameNew(_Command):
+    """Start this channel's game and post the dice commitment."""
+
+    action: Literal["game.new"] = "game.new"
+    system: str = Field(
+        description="The game system", json_schema_extra={"choices_from": "systems"}
+    )
+    title: str = Field(default="", max_length=100, description="A title for the game")
+    sides: tuple[str, ...] = Field(
+        default=(), description='The sides, comma-separated (default: "Axis,Allied")'
+    )
+
+
+class GameSeat(_Command):
+    """Take a seat for a side; a referee may seat someone else."""
+
+    action: Literal["game.seat"] = "game.seat"
+    side: str = Field(description="The side to play", json_schema_extra={"autocomplete": "side"})
+    player: UserRef | None = Field(default=None, description="Seat this player (referees only)")
+
+
+class GameRefereeAdd(_Command):
+    """Name a referee: they may act for any side, void entries and end the game."""
+
+    action: Literal["game.referee.add"] = "game.referee.add"
+    referee_only: ClassVar[bool] = True
+    user: UserRef = Field(description="The new referee")
+
+
+class GameRefereeRemove(_Command):
+    """Remove a referee of this game."""
+
+    action: Literal["game.referee.remove"] = "game.referee.remove"
+    referee_only: ClassVar[bool] = True
+    user: UserRef = Field(description="The referee to remove")
+
+
+class GameStatus(_Command):
+    """Sides, seats, referees, the log head and the dice commitment."""
+
+    action: Literal["game.status"] = "game.status"
+    read_only: ClassVar[bool] = True
+
+
+class GameLog(_Command):
+    """The last entries of the game log, each with its sequence number."""
+
+    action: Literal["game.log"] = "game.log"
+    read_only: ClassVar[bool] = True
+    last: int = Field(default=10, ge=1, le=50, description="How many entries to show")
+
+
+class GameSeed(_Command):
+    """Add your own seed phrase to every later roll."""
+
+    action: Literal["game.seed"] = "game.seed"
+    phrase: str = Field(min_length=1, max_length=200, description="Any text you like")
+
+
+class GameRotate(_Command):
+    """Referee: reveal the current dice seed and commit a new one."""
+
+    action: Literal["game.rotate"] = "game.rotate"
+    referee_only: ClassVar[bool] = True
+
+
+class GameVoid(_Command):
+    """Referee: cancel an entry by appending a void entry; the state is rebuilt."""
+
+    action: Literal["game.void"] = "game.void"
+    referee_only: ClassVar[bool] = True
+    entry: int = Field(ge=1, description="The sequence number of the entry to cancel")
+    reason: str = Field(min_length=1, max_length=200, description="Why it is cancelled")
+
+
+class GameExport(_Command):
+    """The whole log as a file anyone can verify offline."""
+
+    action: Literal["game.export"] = "game.export"
+    read_only: ClassVar[bool] = True
+
+
+class GameEnd(_Command):
+    """Referee: reveal the dice seed and close the game; it stays readable."""
+
+    action: Literal["game.end"] = "game.end"
+    referee_only: ClassVar[bool] = True
+
+
+class RollDice(_Command):
+    """A logged, verifiable roll: DR (colored die first), dr, or NdS±M."""
+
+    action: Literal["roll"] = "roll"
+    rolls_dice: ClassVar[bool] = True
+    dice: str = Field(max_length=20, description="DR, dr, or NdS±M such as 2d6+1")
+    reason: str = Field(default="", max_length=100, description="What the roll is for")
+
+
+class Stats(_Command):
+    """Dice statistics with a fairness test that accounts for sample size."""
+
+    action: Literal["stats"] = "stats"
+    read_only: ClassVar[bool] = True
+    player: UserRef | None = Field(default=None, description="Only this player's rolls")
+    scope: Literal["game", "channel", "server"] = Field(
+        default="channel", description="Which rolls to count"
+    )
+
+
+TableCommand = Annotated[
+    GameNew
+    | GameSeat
+    | GameRefereeAdd
+    | GameRefereeRemove
+    | GameStatus
+    | GameLog
+    | GameSeed
+    | GameRotate
+    | GameVoid
+    | GameExport
+    | GameEnd
+    | RollDice
+    | Stats,
+    Field(discriminator="action"),
+]
+
+TABLE_COMMANDS: tuple[type[BaseModel], ...] = (
+    GameNew,
+    GameSeat,
+    GameRefereeAdd,
+    GameRefereeRemove,
+    GameStatus,
+    GameLog,
+    GameSeed,
+    GameRotate,
+    GameVoid,
+    GameExport,
+    GameEnd,
+    RollDice,
+    Stats,
+)
+"""Every table command, in the order they are listed."""
+
+__all__ = [
+    "TABLE_COMMANDS",
+    "GameEnd",
+    "GameExport",
+    "GameLog",
+    "GameNew",
+    "GameRefereeAdd",
+    "GameRefereeRemove",
+    "GameRotate",
+    "GameSeat",
+    "GameSeed",
+    "GameStatus",
+    "GameVoid",
+    "RollDice",
+    "Stats",
+    "TableCommand",
+]

@@ -1,0 +1,153 @@
+"""The service's vocabulary: where (Place), who (Actor), and what comes back (Reply).
+
+A :class:`Reply` is data, not text: ``bot/render/text.py`` renders it for the console and the
+Discord side renders the same structure as an embed.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from rules_core.dice import Roll
+from rules_core.outcome import Fact, Step
+
+
+class Place(BaseModel):
+    """Where a command was issued: the server, the channel or thread, and a thread's parent."""
+
+    model_config = ConfigDict(frozen=True)
+
+    guild_id: int
+    channel_id: int
+    parent_id: int | None = None
+
+
+class Actor(BaseModel):
+    """Who issued a command: the user's id, display name, and whether they administer the server."""
+
+    model_config = ConfigDict(frozen=True)
+
+    user_id: int
+    name: str
+    is_admin: bool = False
+
+
+class UserRef(BaseModel):
+    """A user named in an option (``player:@alice``): id and display name."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    name: str
+
+
+class DieView(BaseModel):
+    """One die as posted: game-wide sequence number, size, face, label, seed epoch, scripted."""
+
+    model_config = ConfigDict(frozen=True)
+
+    seq: int
+    sides: int
+    face: int
+    label: str
+    epoch: int
+    scripted: bool = False
+
+
+class OddsLine(BaseModel):
+    """One outcome of a preview: its facts and exact probability ``numerator/denominator``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    facts: tuple[Fact, ...]
+    numerator: int
+    denominator: int
+
+    @property
+    def probability(self) -> Fraction:
+        """The probability as a Fraction."""
+        return Fraction(self.numerator, self.denominator)
+
+
+class FaceStats(BaseModel):
+    """Counts of each face of one die size and a chi-square test of uniformity."""
+
+    model_config = ConfigDict(frozen=True)
+
+    sides: int
+    counts: tuple[int, ...]
+    """``counts[i]`` is how often face ``i + 1`` came up."""
+    chi_square: float
+    degrees_of_freedom: int
+    p_value: float
+    enough_data: bool
+    """False when some face is expected fewer than 5 times: the test is then not meaningful."""
+
+
+class ReplyFile(BaseModel):
+    """A file attached to a reply (the export)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    filename: str
+    content: bytes
+
+
+class Reply(BaseModel):
+    """Everything a renderer needs to show the result of one command."""
+
+    model_config = ConfigDict(frozen=True)
+
+    command: str
+    """The command path as typed: ``/asl fire``, ``/game new``, ``/roll``."""
+    title: str
+    """The headline: what happened, in one line."""
+    game_title: str | None = None
+    system: str | None = None
+    game_id: str | None = None
+    side: str | None = None
+    actor: str | None = None
+    seq: int | None = None
+    """The log entry's sequence number (None for previews and listings)."""
+    steps: tuple[Step, ...] = ()
+    facts: tuple[Fact, ...] = ()
+    rolls: tuple[Roll, ...] = ()
+    dice: tuple[DieView, ...] = ()
+    odds: tuple[OddsLine, ...] = ()
+    fields: tuple[tuple[str, str], ...] = ()
+    """Named values for listings: status lines, log entries, stats."""
+    stats: tuple[FaceStats, ...] = ()
+    commitment: str | None = None
+    epoch: int | None = None
+    revealed_seed: str | None = None
+    scripted: bool = False
+    ephemeral: bool = False
+    replayed: bool = False
+    """True when an interaction seen before was answered from the log, rolling nothing."""
+    preview: bool = False
+    file: ReplyFile | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict (the console's ``--json``); a file's content is given as text."""
+        data = self.model_dump(mode="json", exclude={"file"})
+        if self.file is not None:
+            data["file"] = {
+                "filename": self.file.filename,
+                "content": self.file.content.decode("utf-8", errors="replace"),
+            }
+        return data
+
+
+__all__ = [
+    "Actor",
+    "DieView",
+    "FaceStats",
+    "OddsLine",
+    "Place",
+    "Reply",
+    "ReplyFile",
+    "UserRef",
+]

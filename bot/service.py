@@ -1,0 +1,961 @@
+"""The game service: load the channel's game → check permission → resolve with its dice → persist.
+
+One writer per game at a time (an asyncio lock per channel); games of different channels never
+wait for each other's locks. An interaction id seen before is answered from the log and rolls
+nothing. A preview answers with exact odds and rolls and logs nothing; read-only commands are not
+logged. Refusals raise :class:`~bot.errors.UserError` or :class:`~rules_core.errors.RulesError`
+before anything changes.
+
+The entry point is :meth:`GameService.handle`; ``bot/commands`` builds its commands from the
+declarations and the console and Discord both call it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import importlib.util
+import sqlite3
+import uuid
+from collections.abc import Callable, Iterator, Mapping
+from datetime import UTC, datetime
+from fractions import Fraction
+from typing import Any
+
+from pydantic import BaseModel
+
+from bot import game_commands as gc
+from bot.dice import (
+    NO_PLAYERS,
+    DiceScriptExhausted,
+    DieRecord,
+    FaceScript,
+    GameDice,
+    commitment,
+    mix_phrase,
+    new_seed,
+)
+from bot.errors import (
+    BadCommand,
+    CannotVoid,
+    DiceScriptRanOut,
+    GameAlreadyActive,
+    NoGameHere,
+    NotAReferee,
+    NotYourSide,
+    SeatTaken,
+    WrongSystem,
+)
+from bot.gamelog import (
+    FORMAT_VERSION,
+    GENESIS_PREV,
+    VOIDABLE,
+    ReplayError,
+    canonical,
+    outcome_json,
+    rebuild_state,
+    seal,
+    state_hash,
+    state_json,
+)
+from bot.models import Actor, DieView, OddsLine, Place, Reply, ReplyFile, UserRef
+from bot.stats import face_stats
+from bot.storage import Append, GameRow, Repository, StoredEntry
+from rules_core.dice import Roll, ScriptedDice
+from rules_core.errors import InvalidInput
+from rules_core.odds import OddsTooLarge, exact_odds
+from rules_core.outcome import Step
+from rules_core.roll import parse_expression, roll_expression
+from rules_core.system import SYSTEM_NAMES, GameSystem, get_system
+
+DEFAULT_SIDES: tuple[str, ...] = ("Axis", "Allied")
+
+
+class InstalledSystems(Mapping[str, GameSystem[Any, Any]]):
+    """The game systems of ``rules_core`` that are present and expose ``SYSTEM``."""
+
+    def __init__(self) -> None:
+        self._systems: dict[str, GameSystem[Any, Any]] | None = None
+
+    def _load(self) -> dict[str, GameSystem[Any, Any]]:
+        if self._systems is None:
+            found: dict[str, GameSystem[Any, Any]] = {}
+            for name in SYSTEM_NAMES:
+                if importlib.util.find_spec(f"rules_core.{name}") is None:
+                    continue
+                try:
+                    found[name] = get_system(name)
+                except (ImportError, AttributeError):  # a system still being written
+                    continue
+            self._systems = found
+        return self._systems
+
+    def __getitem__(self, name: str) -> GameSystem[Any, Any]:
+        return self._load()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._load())
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+
+@dataclasses.dataclass
+class _Live:
+    row: GameRow
+    state: BaseModel
+    system: GameSystem[Any, Any]
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def command_path(action: str) -> str:
+    """``"asl.unit.add"`` → ``"/asl unit add"``.
+
+    >>> command_path("game.referee.add")
+    '/game referee add'
+    """
+    return "/" + action.replace(".", " ")
+
+
+class GameService:
+    """Games per channel, their dice and their logs."""
+
+    def __init__(
+        self,
+        repo: Repository,
+        systems: Mapping[str, GameSystem[Any, Any]] | None = None,
+        *,
+        script: FaceScript | None = None,
+        clock: Callable[[], str] = _now,
+    ) -> None:
+        self.repo = repo
+        self.systems: Mapping[str, GameSystem[Any, Any]] = (
+            systems if systems is not None else InstalledSystems()
+        )
+        self.script = script
+        self._clock = clock
+        self._locks: dict[tuple[int, int], asyncio.Lock] = {}
+        self._live: dict[tuple[int, int], _Live] = {}
+
+    # --- entry point -----------------------------------------------------------------------
+
+    async def handle(
+        self,
+        place: Place,
+        actor: Actor,
+        interaction_id: str,
+        command: BaseModel,
+        *,
+        preview: bool = False,
+    ) -> Reply:
+        """Carry out one declared command (a table command or a system action)."""
+        if preview and not getattr(command, "rolls_dice", False):
+            raise BadCommand("Only commands that roll dice take preview.")
+        handlers: dict[type[BaseModel], Any] = {
+            gc.GameNew: self._new,
+            gc.GameSeat: self._seat,
+            gc.GameRefereeAdd: self._referee_add,
+            gc.GameRefereeRemove: self._referee_remove,
+            gc.GameSeed: self._seed,
+            gc.GameRotate: self._rotate,
+            gc.GameEnd: self._end,
+        }
+        if isinstance(command, gc.GameStatus):
+            return await self._status(place)
+        if isinstance(command, gc.GameLog):
+            return await self._log(place, command.last)
+        if isinstance(command, gc.GameExport):
+            return await self._export(place)
+        if isinstance(command, gc.Stats):
+            return await self._stats(place, actor, command)
+        if isinstance(command, gc.RollDice) and preview:
+            return self._roll_odds(command)
+        if isinstance(command, gc.GameNew):
+            return await self._new(place, actor, interaction_id, command)
+        if isinstance(command, gc.GameVoid):
+            return await self._void_write(place, actor, interaction_id, command)
+        if preview:
+            return await self._preview(place, command)
+        handler = handlers.get(type(command))
+        if isinstance(command, gc.RollDice):
+            return await self._write(place, actor, interaction_id, command, self._roll)
+        if handler is not None:
+            return await self._write(place, actor, interaction_id, command, handler)
+        if getattr(command, "read_only", False):
+            return await self._read_only_action(place, command)
+        return await self._write(place, actor, interaction_id, command, self._act)
+
+    # --- loading and locking ---------------------------------------------------------------
+
+    def _lock(self, place: Place) -> asyncio.Lock:
+        key = (place.guild_id, place.channel_id)
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = self._locks[key] = asyncio.Lock()
+        return lock
+
+    def system(self, name: str) -> GameSystem[Any, Any]:
+        """The system called ``name`` from this service's registry."""
+        try:
+            return self.systems[name]
+        except KeyError:
+            raise InvalidInput(
+                f"Unknown game system {name!r}; choose one of {', '.join(self.systems)}."
+            ) from None
+
+    async def _load(self, place: Place) -> _Live:
+        key = (place.guild_id, place.channel_id)
+        live = self._live.get(key)
+        if live is not None:
+            return live
+        row = await self.repo.active_game(place.guild_id, place.channel_id)
+        if row is None:
+            raise NoGameHere("There is no game in this channel; start one with /game new.")
+        system = self.system(row.system)
+        live = _Live(row=row, state=system.parse_state(row.state_json), system=system)
+        self._live[key] = live
+        return live
+
+    async def _readable(self, place: Place) -> GameRow:
+        """The active game, or the channel's last ended game (everyone may read it)."""
+        key = (place.guild_id, place.channel_id)
+        live = self._live.get(key)
+        if live is not None:
+            return live.row
+        row = await self.repo.latest_game(place.guild_id, place.channel_id)
+        if row is None:
+            raise NoGameHere("There is no game in this channel; start one with /game new.")
+        return row
+
+    async def _write(
+        self,
+        place: Place,
+        actor: Actor,
+        interaction_id: str,
+        command: BaseModel,
+        handler: Callable[..., Any],
+    ) -> Reply:
+        async with self._lock(place):
+            seen = await self.repo.entry_by_interaction(interaction_id)
+            if seen is not None:
+                return await self._reply_from_stored(seen, replayed=True)
+            live = await self._load(place)
+            change: _Change = handler(live, actor, command)
+            return await self._commit(place, live, actor, interaction_id, change)
+
+    # --- permissions -----------------------------------------------------------------------
+
+    @staticmethod
+    def is_referee(row: GameRow, actor: Actor) -> bool:
+        """Referees of the game and the server's administrators referee it."""
+        return actor.is_admin or any(r["id"] == actor.user_id for r in row.table["referees"])
+
+    @staticmethod
+    def held_sides(row: GameRow, actor: Actor) -> list[str]:
+        """The sides whose seat the actor holds."""
+        return [side for side, p in row.table["seats"].items() if p and p["id"] == actor.user_id]
+
+    def _require_referee(self, row: GameRow, actor: Actor, what: str) -> None:
+        if not self.is_referee(row, actor):
+            raise NotAReferee(f"Only a referee or a server administrator may {what}.")
+
+    def _require_player(self, row: GameRow, actor: Actor) -> None:
+        if not (self.is_referee(row, actor) or self.held_sides(row, actor)):
+            raise NotYourSide("Take a seat with /game seat before acting in this game.")
+
+    def _require_side(self, row: GameRow, actor: Actor, side: str | None) -> None:
+        if self.is_referee(row, actor):
+            return
+        if side is None:
+            self._require_player(row, actor)
+            return
+        if side not in self.held_sides(row, actor):
+            raise NotYourSide(
+                f"You do not hold the {side} seat; only its player or a referee may act for it."
+            )
+
+    # --- the write handlers: each returns a _Change, nothing is written yet -----------------
+
+    def _act(self, live: _Live, actor: Actor, action: BaseModel) -> _Change:
+        system, row = live.system, live.row
+        path = str(getattr(action, "action", ""))
+        if path.split(".")[0] != system.name:
+            raise WrongSystem(
+                f"This channel plays {system.title}; {command_path(path)} belongs to another game."
+            )
+        side = system.acting_side(live.state, action)
+        self._require_side(row, actor, side)
+        dice = self._dice(row)
+        with self._script_rollback():
+            outcome = system.run(live.state, action, dice)
+        return _Change(
+            kind="action",
+            data={
+                "action": action.model_dump(mode="json"),
+                "side": side,
+                "outcome": outcome_json(outcome),
+            },
+            dice=dice.records,
+            state=outcome.state,
+        )
+
+    def _roll(self, live: _Live, actor: Actor, command: gc.RollDice) -> _Change:
+        self._require_player(live.row, actor)
+        expression = parse_expression(command.dice)
+        dice = self._dice(live.row)
+        with self._script_rollback():
+            result = roll_expression(expression, dice, reason=command.reason)
+        return _Change(
+            kind="roll",
+            data={
+                "expression": expression.text(),
+                "reason": command.reason,
+                "total": result.total,
+                "text": result.render(),
+                "rolls": [r.model_dump(mode="json") for r in result.rolls],
+            },
+            dice=dice.records,
+        )
+
+    def _seat(self, live: _Live, actor: Actor, command: gc.GameSeat) -> _Change:
+        row = live.row
+        sides = row.table["sides"]
+        if command.side not in sides:
+            raise InvalidInput(
+                f"{command.side!r} is not a side of this game; the sides are {', '.join(sides)}."
+            )
+        player = command.player or UserRef(id=actor.user_id, name=actor.name)
+        referee = self.is_referee(row, actor)
+        if player.id != actor.user_id and not referee:
+            raise NotAReferee("Only a referee may seat another player.")
+        holder = row.table["seats"].get(command.side)
+        if holder and holder["id"] != player.id and not referee:
+            raise SeatTaken(
+                f"{holder['name']} holds the {command.side} seat; ask a referee to reseat it."
+            )
+        table = _copy_table(row.table)
+        table["seats"][command.side] = player.model_dump()
+        return _Change(
+            kind="game.seat",
+            data={"side": command.side, "player": player.model_dump()},
+            table=table,
+        )
+
+    def _referee_add(self, live: _Live, actor: Actor, command: gc.GameRefereeAdd) -> _Change:
+        row = live.row
+        self._require_referee(row, actor, "name referees")
+        if any(r["id"] == command.user.id for r in row.table["referees"]):
+            raise InvalidInput(f"{command.user.name} is already a referee of this game.")
+        table = _copy_table(row.table)
+        table["referees"].append(command.user.model_dump())
+        return _Change(
+            kind="game.referee.add", data={"user": command.user.model_dump()}, table=table
+        )
+
+    def _referee_remove(self, live: _Live, actor: Actor, command: gc.GameRefereeRemove) -> _Change:
+        row = live.row
+        self._require_referee(row, actor, "remove referees")
+        if not any(r["id"] == command.user.id for r in row.table["referees"]):
+            raise InvalidInput(f"{command.user.name} is not a referee of this game.")
+        if len(row.table["referees"]) == 1:
+            raise InvalidInput("A game keeps at least one referee; name another one first.")
+        table = _copy_table(row.table)
+        table["referees"] = [r for r in table["referees"] if r["id"] != command.user.id]
+        return _Change(
+            kind="game.referee.remove", data={"user": command.user.model_dump()}, table=table
+        )
+
+    def _seed(self, live: _Live, actor: Actor, command: gc.GameSeed) -> _Change:
+        self._require_player(live.row, actor)
+        mixed = mix_phrase(live.row.players_mix, command.phrase)
+        return _Change(
+            kind="game.seed",
+            data={"phrase": command.phrase, "players": mixed.hex()},
+            players_mix=mixed,
+        )
+
+    def _rotate(self, live: _Live, actor: Actor, command: gc.GameRotate) -> _Change:
+        row = live.row
+        self._require_referee(row, actor, "rotate the dice seed")
+        seed = new_seed()
+        return _Change(
+            kind="game.rotate",
+            data={
+                "revealed_epoch": row.epoch,
+                "revealed_seed": row.seed.hex(),
+                "next_epoch": row.epoch + 1,
+                "next_commitment": commitment(seed),
+            },
+            reveal=(row.epoch, row.seed),
+            new_seed=seed,
+        )
+
+    def _end(self, live: _Live, actor: Actor, command: gc.GameEnd) -> _Change:
+        row = live.row
+        self._require_referee(row, actor, "end the game")
+        return _Change(
+            kind="game.end",
+            data={"revealed_epoch": row.epoch, "revealed_seed": row.seed.hex()},
+            reveal=(row.epoch, row.seed),
+            status="ended",
+        )
+
+    @contextlib.contextmanager
+    def _script_rollback(self) -> Iterator[None]:
+        """A refused declaration consumes no scripted face."""
+        used = self.script.used if self.script is not None else 0
+        try:
+            yield
+        except BaseException as exc:
+            if self.script is not None:
+                self.script.used = used
+            if isinstance(exc, DiceScriptExhausted):
+                raise DiceScriptRanOut(str(exc)) from exc
+            raise
+
+    # --- commit ---------------------------------------------------------------------------
+
+    def _dice(self, row: GameRow) -> GameDice:
+        return GameDice(
+            row.seed,
+            game=row.public_id,
+            players=row.players_mix,
+            next_seq=row.next_die,
+            epoch=row.epoch,
+            script=self.script,
+        )
+
+    async def _commit(
+        self, place: Place, live: _Live, actor: Actor, interaction_id: str, change: _Change
+    ) -> Reply:
+        row = live.row
+        state = change.state if change.state is not None else live.state
+        snapshot = state_json(state) if change.state is not None else row.state_json
+        entry: dict[str, Any] = {
+            "v": FORMAT_VERSION,
+            "game": row.public_id,
+            "seq": row.head_seq + 1,
+            "prev": row.head_hash,
+            "kind": change.kind,
+            "at": self._clock(),
+            "by": {"id": actor.user_id, "name": actor.name},
+            "interaction": interaction_id,
+            "epoch": row.epoch,
+            "dice": [d.to_json() for d in change.dice],
+            "state": state_hash(snapshot),
+            **change.data,
+        }
+        body, digest = seal(entry)
+        new_row = dataclasses.replace(
+            row,
+            head_seq=row.head_seq + 1,
+            head_hash=digest,
+            state_json=snapshot,
+            next_die=change.dice[-1].seq + 1 if change.dice else row.next_die,
+            table=change.table if change.table is not None else row.table,
+            players_mix=change.players_mix if change.players_mix is not None else row.players_mix,
+            status=change.status or row.status,
+        )
+        new_epoch = None
+        if change.new_seed is not None:
+            new_row.epoch = row.epoch + 1
+            new_row.seed = change.new_seed
+            new_row.commitment = commitment(change.new_seed)
+            new_epoch = (new_row.epoch, new_row.commitment)
+        stored = StoredEntry(
+            game_id=row.id,
+            seq=new_row.head_seq,
+            interaction_id=interaction_id,
+            kind=change.kind,
+            body=body,
+            hash=digest,
+        )
+        key = (place.guild_id, place.channel_id)
+        try:
+            await self.repo.append(
+                Append(
+                    entry=stored,
+                    game=new_row,
+                    dice=change.dice,
+                    user_id=actor.user_id,
+                    reveal=change.reveal,
+                    new_epoch=new_epoch,
+                ),
+                expected_head=row.head_seq,
+            )
+        except sqlite3.IntegrityError:
+            self._live.pop(key, None)
+            seen = await self.repo.entry_by_interaction(interaction_id)
+            if seen is None:
+                raise
+            return await self._reply_from_stored(seen, replayed=True)
+        except BaseException:
+            self._live.pop(key, None)
+            raise
+        if new_row.status == "active":
+            self._live[key] = _Live(row=new_row, state=state, system=live.system)
+        else:
+            self._live.pop(key, None)
+        return self._reply(entry, new_row, replayed=False)
+
+    # --- /game new ---------------------------------------------------------------------------
+
+    async def _new(
+        self, place: Place, actor: Actor, interaction_id: str, command: gc.GameNew
+    ) -> Reply:
+        system = self.system(command.system)
+        sides = tuple(s.strip() for s in command.sides if s.strip()) or tuple(
+            getattr(system, "default_sides", DEFAULT_SIDES)
+        )
+        if len(set(sides)) != len(sides) or len(sides) < 2:
+            raise InvalidInput('Name at least two different sides, like sides:"Axis,Allied".')
+        async with self._lock(place):
+            seen = await self.repo.entry_by_interaction(interaction_id)
+            if seen is not None:
+                return await self._reply_from_stored(seen, replayed=True)
+            if await self.repo.active_game(place.guild_id, place.channel_id) is not None:
+                raise GameAlreadyActive(
+                    "This channel already has an active game; a referee may /game end it first."
+                )
+            state = system.new_state(sides, {})
+            snapshot = state_json(state)
+            seed = new_seed()
+            public_id = uuid.uuid4().hex
+            creator = {"id": actor.user_id, "name": actor.name}
+            table: dict[str, Any] = {
+                "sides": list(sides),
+                "seats": {side: None for side in sides},
+                "referees": [creator],
+                "voided": [],
+            }
+            title = command.title or f"{system.title} game"
+            entry: dict[str, Any] = {
+                "v": FORMAT_VERSION,
+                "game": public_id,
+                "seq": 1,
+                "prev": GENESIS_PREV,
+                "kind": "game.new",
+                "at": self._clock(),
+                "by": creator,
+                "interaction": interaction_id,
+                "epoch": 1,
+                "dice": [],
+                "state": state_hash(snapshot),
+                "system": system.name,
+                "title": title,
+                "sides": list(sides),
+                "options": {},
+                "commitment": commitment(seed),
+                "place": place.model_dump(),
+            }
+            body, digest = seal(entry)
+            row = GameRow(
+                id=0,
+                public_id=public_id,
+                guild_id=place.guild_id,
+                channel_id=place.channel_id,
+                parent_id=place.parent_id,
+                system=system.name,
+                title=title,
+                status="active",
+                created_at=entry["at"],
+                created_by=actor.user_id,
+                table=table,
+                state_json=snapshot,
+                head_seq=1,
+                head_hash=digest,
+                next_die=1,
+                epoch=1,
+                seed=seed,
+                commitment=commitment(seed),
+                players_mix=NO_PLAYERS,
+            )
+            genesis = StoredEntry(
+                game_id=0,
+                seq=1,
+                interaction_id=interaction_id,
+                kind="game.new",
+                body=body,
+                hash=digest,
+            )
+            try:
+                row.id = await self.repo.create_game(row, genesis)
+            except sqlite3.IntegrityError:
+                seen = await self.repo.entry_by_interaction(interaction_id)
+                if seen is None:
+                    raise GameAlreadyActive(
+                        "This channel already has an active game; a referee may end it first."
+                    ) from None
+                return await self._reply_from_stored(seen, replayed=True)
+            self._live[(place.guild_id, place.channel_id)] = _Live(
+                row=row, state=state, system=system
+            )
+            return self._reply(entry, row, replayed=False)
+
+    # --- /game void --------------------------------------------------------------------------
+
+    async def _void_write(
+        self, place: Place, actor: Actor, interaction_id: str, command: gc.GameVoid
+    ) -> Reply:
+        async with self._lock(place):
+            seen = await self.repo.entry_by_interaction(interaction_id)
+            if seen is not None:
+                return await self._reply_from_stored(seen, replayed=True)
+            live = await self._load(place)
+            row = live.row
+            self._require_referee(row, actor, "void entries")
+            voided = set(row.table["voided"])
+            targets = await self.repo.entries(row.id, after=command.entry - 1, upto=command.entry)
+            if not targets:
+                raise CannotVoid(f"There is no entry {command.entry} in this game's log.")
+            target = targets[0]
+            if target.kind not in VOIDABLE:
+                raise CannotVoid(
+                    f"Entry {command.entry} is a {target.kind} entry; only actions and rolls "
+                    "can be voided."
+                )
+            if command.entry in voided:
+                raise CannotVoid(f"Entry {command.entry} is already void.")
+            voided.add(command.entry)
+            new_state: BaseModel | None = None
+            if target.kind == "action":
+                entries = [e.data() for e in await self.repo.entries(row.id)]
+                try:
+                    new_state = rebuild_state(live.system, entries, voided)
+                except ReplayError as exc:
+                    raise CannotVoid(
+                        f"Entry {exc.seq} no longer replays without entry {command.entry} "
+                        f"({exc.reason}); void entry {exc.seq} first."
+                    ) from exc
+            table = _copy_table(row.table)
+            table["voided"] = sorted(voided)
+            change = _Change(
+                kind="game.void",
+                data={"entry": command.entry, "reason": command.reason},
+                table=table,
+                state=new_state,
+            )
+            return await self._commit(place, live, actor, interaction_id, change)
+
+    # --- previews and read-only --------------------------------------------------------------
+
+    async def _preview(self, place: Place, action: BaseModel) -> Reply:
+        live = await self._load(place)
+        system = live.system
+        path = str(getattr(action, "action", ""))
+        if path.split(".")[0] != system.name:
+            raise WrongSystem(
+                f"This channel plays {system.title}; {command_path(path)} belongs to another game."
+            )
+        try:
+            odds = system.odds(live.state, action)
+        except OddsTooLarge as exc:
+            raise InvalidInput("That declaration has too many dice outcomes to list.") from exc
+        return Reply(
+            command=command_path(path),
+            title=f"Odds of {command_path(path)} (nothing rolled)",
+            game_title=live.row.title,
+            system=system.name,
+            game_id=live.row.public_id,
+            side=system.acting_side(live.state, action),
+            odds=_odds_lines(odds),
+            commitment=live.row.commitment,
+            epoch=live.row.epoch,
+            scripted=self.script is not None,
+            ephemeral=True,
+            preview=True,
+        )
+
+    def _roll_odds(self, command: gc.RollDice) -> Reply:
+        expression = parse_expression(command.dice)
+        try:
+            odds = exact_odds(
+                lambda dice: (("total", str(roll_expression(expression, dice).total)),),
+                limit=50_000,
+            )
+        except OddsTooLarge as exc:
+            raise InvalidInput(f"{expression.text()} has too many outcomes to list.") from exc
+        lines = sorted(_odds_lines(odds), key=lambda line: int(line.facts[0][1]))
+        return Reply(
+            command="/roll",
+            title=f"Odds of {expression.text()} (nothing rolled)",
+            odds=tuple(lines),
+            scripted=self.script is not None,
+            ephemeral=True,
+            preview=True,
+        )
+
+    async def _read_only_action(self, place: Place, action: BaseModel) -> Reply:
+        live = await self._load(place)
+        path = str(getattr(action, "action", ""))
+        outcome = live.system.run(live.state, action, ScriptedDice([]))
+        if outcome.rolls:
+            raise BadCommand(f"{command_path(path)} is declared read-only but rolled dice.")
+        return Reply(
+            command=command_path(path),
+            title=command_path(path),
+            game_title=live.row.title,
+            system=live.system.name,
+            game_id=live.row.public_id,
+            steps=outcome.steps,
+            facts=outcome.facts,
+            scripted=self.script is not None,
+            ephemeral=True,
+        )
+
+    async def _status(self, place: Place) -> Reply:
+        row = await self._readable(place)
+        seats = ", ".join(
+            f"{side}: {p['name'] if p else '(empty)'}" for side, p in row.table["seats"].items()
+        )
+        fields = (
+            ("System", row.system),
+            ("Status", row.status),
+            ("Seats", seats),
+            ("Referees", ", ".join(r["name"] for r in row.table["referees"])),
+            ("Log head", f"#{row.head_seq} {row.head_hash}"),
+            ("Next die", f"#{row.next_die}"),
+            ("Dice commitment", f"epoch {row.epoch}: {row.commitment}"),
+            ("Players' seeds", row.players_mix.hex()),
+            ("Voided entries", ", ".join(map(str, row.table["voided"])) or "none"),
+        )
+        return Reply(
+            command="/game status",
+            title=f"{row.title} ({row.status})",
+            game_title=row.title,
+            system=row.system,
+            game_id=row.public_id,
+            seq=row.head_seq,
+            fields=fields,
+            commitment=row.commitment,
+            epoch=row.epoch,
+            scripted=self.script is not None,
+            ephemeral=True,
+        )
+
+    async def _log(self, place: Place, last: int) -> Reply:
+        row = await self._readable(place)
+        voided = set(row.table["voided"])
+        fields = tuple(
+            (f"#{e.seq}", _summary(e.data()) + (" (void)" if e.seq in voided else ""))
+            for e in await self.repo.last_entries(row.id, last)
+        )
+        return Reply(
+            command="/game log",
+            title=f"{row.title}: the last {len(fields)} log entries",
+            game_title=row.title,
+            system=row.system,
+            game_id=row.public_id,
+            seq=row.head_seq,
+            fields=fields,
+            commitment=row.commitment,
+            epoch=row.epoch,
+            scripted=self.script is not None,
+            ephemeral=True,
+        )
+
+    async def _export(self, place: Place) -> Reply:
+        row = await self._readable(place)
+        text = await export_game(self.repo, row)
+        return Reply(
+            command="/game export",
+            title=f"{row.title}: {row.head_seq} log entries exported",
+            game_title=row.title,
+            system=row.system,
+            game_id=row.public_id,
+            seq=row.head_seq,
+            commitment=row.commitment,
+            epoch=row.epoch,
+            scripted=self.script is not None,
+            file=ReplyFile(filename=f"game-{row.public_id}.jsonl", content=text.encode("utf-8")),
+        )
+
+    async def _stats(self, place: Place, actor: Actor, command: gc.Stats) -> Reply:
+        game_id = None
+        channel_id: int | None = place.channel_id
+        if command.scope == "game":
+            game_id = (await self._readable(place)).id
+        elif command.scope == "server":
+            channel_id = None
+        counts = await self.repo.face_counts(
+            guild_id=place.guild_id,
+            channel_id=channel_id,
+            game_id=game_id,
+            user_id=command.player.id if command.player else None,
+        )
+        stats = tuple(face_stats(sides, counts[sides]) for sides in sorted(counts))
+        who = command.player.name if command.player else "everyone"
+        return Reply(
+            command="/stats",
+            title=f"Dice of {who} in this {command.scope}",
+            stats=stats,
+            scripted=self.script is not None,
+            ephemeral=True,
+        )
+
+    # --- replies -----------------------------------------------------------------------------
+
+    async def _reply_from_stored(self, stored: StoredEntry, *, replayed: bool) -> Reply:
+        row = await self.repo.game(stored.game_id)
+        assert row is not None
+        return self._reply(stored.data(), row, replayed=replayed)
+
+    def _reply(self, entry: Mapping[str, Any], row: GameRow, *, replayed: bool) -> Reply:
+        kind = entry["kind"]
+        dice = tuple(DieView(**d) for d in entry.get("dice", ()))
+        scripted = self.script is not None or any(d.scripted for d in dice)
+        base: dict[str, Any] = {
+            "game_title": row.title,
+            "system": row.system,
+            "game_id": row.public_id,
+            "actor": entry["by"]["name"],
+            "seq": entry["seq"],
+            "dice": dice,
+            "epoch": entry["epoch"],
+            "commitment": row.commitment,
+            "scripted": scripted,
+            "replayed": replayed,
+        }
+        if kind == "action":
+            outcome = entry["outcome"]
+            path = command_path(entry["action"]["action"])
+            side = entry.get("side")
+            return Reply(
+                command=path,
+                title=f"{path}" + (f" — {side}" if side else ""),
+                side=side,
+                steps=tuple(Step.model_validate(s) for s in outcome["steps"]),
+                facts=tuple((str(a), str(b)) for a, b in outcome["facts"]),
+                rolls=tuple(_roll(r) for r in outcome["rolls"]),
+                **base,
+            )
+        if kind == "roll":
+            reason = f" for {entry['reason']}" if entry["reason"] else ""
+            return Reply(
+                command="/roll",
+                title=f"{entry['text']}{reason}",
+                rolls=tuple(_roll(r) for r in entry["rolls"]),
+                fields=(("Total", str(entry["total"])),),
+                **base,
+            )
+        titles: dict[str, Callable[[Mapping[str, Any]], str]] = {
+            "game.new": lambda e: f"New {e['system']} game: {', '.join(e['sides'])}",
+            "game.seat": lambda e: f"{e['player']['name']} takes the {e['side']} seat",
+            "game.referee.add": lambda e: f"{e['user']['name']} is a referee",
+            "game.referee.remove": lambda e: f"{e['user']['name']} is no longer a referee",
+            "game.seed": lambda e: f"{e['by']['name']} added a seed phrase",
+            "game.rotate": lambda e: (
+                f"Dice seed of epoch {e['revealed_epoch']} revealed; "
+                f"epoch {e['next_epoch']} committed"
+            ),
+            "game.void": lambda e: f"Entry {e['entry']} is void: {e['reason']}",
+            "game.end": lambda e: "The game is over; the dice seed is revealed",
+        }
+        fields: tuple[tuple[str, str], ...] = ()
+        revealed = entry.get("revealed_seed")
+        shown_commitment = row.commitment
+        if kind == "game.new":
+            shown_commitment = entry["commitment"]
+            fields = (("Dice commitment", entry["commitment"]), ("Game id", entry["game"]))
+        elif kind == "game.rotate":
+            shown_commitment = entry["next_commitment"]
+            fields = (
+                (f"Seed of epoch {entry['revealed_epoch']}", entry["revealed_seed"]),
+                (f"Commitment of epoch {entry['next_epoch']}", entry["next_commitment"]),
+            )
+        elif kind == "game.end":
+            fields = ((f"Seed of epoch {entry['revealed_epoch']}", entry["revealed_seed"]),)
+        elif kind == "game.seed":
+            fields = (("Phrase", entry["phrase"]), ("Players' seeds", entry["players"]))
+        base["commitment"] = shown_commitment
+        return Reply(
+            command=command_path(kind),
+            title=titles[kind](entry),
+            fields=fields,
+            revealed_seed=revealed,
+            **base,
+        )
+
+
+@dataclasses.dataclass
+class _Change:
+    kind: str
+    data: dict[str, Any]
+    dice: list[DieRecord] = dataclasses.field(default_factory=list)
+    state: BaseModel | None = None
+    table: dict[str, Any] | None = None
+    players_mix: bytes | None = None
+    reveal: tuple[int, bytes] | None = None
+    new_seed: bytes | None = None
+    status: str | None = None
+
+
+def _copy_table(table: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "sides": list(table["sides"]),
+        "seats": dict(table["seats"]),
+        "referees": list(table["referees"]),
+        "voided": list(table["voided"]),
+    }
+
+
+def _roll(data: Mapping[str, Any]) -> Roll:
+    return Roll.model_validate(data)
+
+
+def _odds_lines(odds: Mapping[Any, Fraction]) -> tuple[OddsLine, ...]:
+    lines = [
+        OddsLine(
+            facts=tuple((str(a), str(b)) for a, b in facts),
+            numerator=p.numerator,
+            denominator=p.denominator,
+        )
+        for facts, p in odds.items()
+    ]
+    lines.sort(key=lambda line: -line.probability)
+    return tuple(lines)
+
+
+def _summary(entry: Mapping[str, Any]) -> str:
+    kind = entry["kind"]
+    who = entry["by"]["name"]
+    if kind == "action":
+        facts = "; ".join(f"{a} {b}" for a, b in entry["outcome"]["facts"])
+        dice = " ".join(f"#{d['seq']}={d['face']}" for d in entry["dice"])
+        text = f"{who}: {command_path(entry['action']['action'])}"
+        return text + (f" → {facts}" if facts else "") + (f" [{dice}]" if dice else "")
+    if kind == "roll":
+        dice = " ".join(f"#{d['seq']}={d['face']}" for d in entry["dice"])
+        return f"{who}: /roll {entry['text']} [{dice}]"
+    if kind == "game.void":
+        return f"{who}: void entry {entry['entry']} ({entry['reason']})"
+    return f"{who}: {command_path(kind)}"
+
+
+async def export_game(repo: Repository, row: GameRow) -> str:
+    """The game's log in the export format of docs/EXPORT.md (JSON Lines, header first)."""
+    header = {
+        "format": "referee-game-log",
+        "version": FORMAT_VERSION,
+        "game": row.public_id,
+        "system": row.system,
+        "title": row.title,
+        "status": row.status,
+        "guild": row.guild_id,
+        "channel": row.channel_id,
+        "head": {"seq": row.head_seq, "hash": row.head_hash},
+        "dice": "docs/DICE.md version 1",
+    }
+    lines = [canonical(header)]
+    for stored in await repo.entries(row.id, upto=row.head_seq):
+        data = stored.data()
+        data["hash"] = stored.hash
+        lines.append(canonical(data))
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["DEFAULT_SIDES", "GameService", "InstalledSystems", "command_path", "export_game"]

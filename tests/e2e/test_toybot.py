@@ -258,3 +258,30 @@ async def test_sigterm_closes_gracefully_and_runs_the_close_hooks(
     assert "Received SIGTERM; closing" in log
     assert "toy close hook ran" in log
     assert "Traceback" not in log
+
+
+async def test_button_click_reaches_the_view_of_the_message(
+    toy: tuple[FakeDiscord, BotProcess],
+) -> None:
+    discord, _ = toy
+    sent = await discord.slash(["toy", "unit", "list"])
+    reply = await sent.next_reply()
+    assert reply.custom_ids == ["toy:again"]
+    assert reply.message is not None
+    click = await discord.click("toy:again", reply.message["id"], user="bob")
+    update = await click.next_reply()
+    assert (update.kind, update.type) == ("callback", 7)
+    assert update.content == "again, asked by bob"
+    assert update.custom_ids == []
+
+
+async def test_redelivered_interaction_cannot_be_answered_twice(
+    toy: tuple[FakeDiscord, BotProcess],
+) -> None:
+    discord, _ = toy
+    sent = await discord.slash(["toy", "unit", "list"])
+    await sent.next_reply()
+    await discord.redeliver(sent)
+    await sent.no_reply(1.0)
+    callback = f"POST /interactions/{sent.id}/{sent.token}/callback"
+    assert (callback, 40060) in discord.refusals  # already acknowledged

@@ -14,6 +14,18 @@ from rules_core.errors import IllegalAction
 from tests.e2e.toy_actions import TOY_ACTIONS, TOY_NAMES
 
 
+class AgainView(discord.ui.View):
+    """A button under a result, as "Roll again" under a kept ROF."""
+
+    @discord.ui.button(label="Again", custom_id="toy:again")
+    async def again(
+        self, interaction: discord.Interaction[Any], button: discord.ui.Button[AgainView]
+    ) -> None:
+        await interaction.response.edit_message(
+            content=f"again, asked by {interaction.user.name}", view=None
+        )
+
+
 async def handle(
     interaction: discord.Interaction[Any],
     path: tuple[str, ...],
@@ -27,9 +39,11 @@ async def handle(
             raise IllegalAction("A lone leader may not use Sustained Fire.", rule="A9.3")
         raise NotYourSide("You do not hold the Axis seat; ask a referee to seat you.")
     echo = {"path": list(path), "options": options, "preview": preview}
-    await interaction.response.send_message(
-        json.dumps(echo, sort_keys=True, default=str), ephemeral=preview
-    )
+    content = json.dumps(echo, sort_keys=True, default=str)
+    if path == ("toy", "unit", "list"):
+        await interaction.response.send_message(content, view=AgainView())
+        return
+    await interaction.response.send_message(content, ephemeral=preview)
 
 
 async def names(interaction: discord.Interaction[Any], kind: str, current: str) -> list[str]:

@@ -195,6 +195,8 @@ class FakeDiscord:
         self.sync_requests: list[str | None] = []
         """The scope of every bulk command sync the bot made, in order."""
         self.unknown_routes: list[str] = []
+        self.refusals: list[tuple[str, int]] = []
+        """Every request refused with a Discord error: ``("POST /path", code)``."""
         self.identify: dict[str, Any] | None = None
         self.gateway_compression: str | None = None
         """The transport compression the bot asked for (``zlib-stream``) when it connected."""
@@ -455,6 +457,7 @@ class FakeDiscord:
         try:
             return await self._route(request, path)
         except DiscordError as exc:
+            self.refusals.append((f"{request.method} {path}", exc.code))
             return _json({"code": exc.code, "message": exc.message}, exc.status, path)
 
     async def _route(self, request: web.Request, path: str) -> web.Response:

@@ -1,0 +1,107 @@
+"""The fake Discord refuses what real Discord refuses (tested without a bot, over HTTP)."""
+
+from __future__ import annotations
+
+import json
+import time
+import zlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+import aiohttp
+import pytest
+
+from tests.fake_discord import FakeDiscord, SentInteraction
+
+
+@pytest.fixture
+async def http() -> AsyncIterator[aiohttp.ClientSession]:
+    async with aiohttp.ClientSession() as session:
+        yield session
+
+
+def pending(discord: FakeDiscord, age: float = 0.0) -> SentInteraction:
+    """An interaction as if just dispatched to a bot ``age`` seconds ago."""
+    sent = SentInteraction("111", "tok-111", {"type": 2, "channel_id": "5"}, time.monotonic() - age)
+    discord._interactions[sent.token] = sent
+    return sent
+
+
+async def post(
+    http: aiohttp.ClientSession, url: str, body: dict[str, Any]
+) -> tuple[int, dict[str, Any]]:
+    async with http.post(url, json=body) as response:
+        assert response.headers["Content-Type"] == "application/json"
+        data: dict[str, Any] = await response.json()
+        return response.status, data
+
+
+async def test_callback_answers_with_the_message_then_refuses_a_second(
+    fake_discord: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    sent = pending(fake_discord)
+    url = f"{fake_discord.api_base}/interactions/111/tok-111/callback?with_response=1"
+    status, data = await post(http, url, {"type": 4, "data": {"content": "x" * 2000}})
+    assert status == 200
+    assert data["interaction"]["response_message_id"] == data["resource"]["message"]["id"]
+    assert (await sent.next_reply(1)).content == "x" * 2000
+    status, data = await post(http, url, {"type": 4, "data": {"content": "again"}})
+    assert (status, data["code"]) == (400, 40060)
+
+
+async def test_content_over_2000_characters_is_invalid_form_body(
+    fake_discord: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    pending(fake_discord)
+    url = f"{fake_discord.api_base}/interactions/111/tok-111/callback?with_response=1"
+    status, data = await post(http, url, {"type": 4, "data": {"content": "x" * 2001}})
+    assert (status, data["code"]) == (400, 50035)
+
+
+async def test_a_callback_after_three_seconds_is_unknown_interaction(
+    fake_discord: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    pending(fake_discord, age=3.5)
+    url = f"{fake_discord.api_base}/interactions/111/tok-111/callback?with_response=1"
+    status, data = await post(http, url, {"type": 4, "data": {"content": "late"}})
+    assert (status, data["code"]) == (404, 10062)
+
+
+async def test_follow_up_needs_an_acknowledged_interaction(
+    fake_discord: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    pending(fake_discord)
+    url = f"{fake_discord.api_base}/webhooks/{fake_discord.application_id}/tok-111"
+    status, data = await post(http, url, {"content": "too early"})
+    assert (status, data["code"]) == (404, 10015)
+
+
+async def test_rest_needs_the_bot_token(
+    fake_discord: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    url = f"{fake_discord.api_base}/users/@me"
+    async with http.get(url) as response:
+        assert response.status == 401
+    headers = {"Authorization": f"Bot {fake_discord.token}"}
+    async with http.get(url, headers=headers) as response:
+        assert response.status == 200
+        assert response.headers["X-RateLimit-Remaining"] == "49"
+        assert (await response.json())["id"] == fake_discord.application_id
+
+
+async def test_gateway_speaks_one_zlib_stream(
+    fake_discord: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    inflate = zlib.decompressobj()
+    url = f"{fake_discord.gateway_url}?v=10&encoding=json&compress=zlib-stream"
+    async with http.ws_connect(url) as ws:
+        hello = await ws.receive_bytes(timeout=5)
+        assert hello.endswith(b"\x00\x00\xff\xff")
+        assert json.loads(inflate.decompress(hello))["op"] == 10
+        await ws.send_json({"op": 2, "d": {"token": fake_discord.token, "intents": 0}})
+        events = []
+        for _ in range(2):
+            frame = json.loads(inflate.decompress(await ws.receive_bytes(timeout=5)))
+            events.append((frame["t"], frame["s"]))
+        assert events == [("READY", 1), ("GUILD_CREATE", 2)]
+        await fake_discord.wait_until_ready(1)

@@ -150,7 +150,7 @@ def test_one_word_action_is_a_top_level_command() -> None:
 async def test_callback_passes_only_typed_options_converted_for_the_model() -> None:
     recorder = Recorder()
     command = build_command(Fire, recorder, no_names)
-    interaction = object()
+    interaction: Any = object()
     await command.callback(  # type: ignore[call-arg]
         interaction, weapons=" MMG,HMG , ", phase="rph", drm=None, sustained=None, preview=True
     )

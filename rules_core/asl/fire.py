@@ -378,6 +378,25 @@ def plan_fire(state: AslState, action: Fire) -> FirePlan:
     if action.fire_lane and action.lane_residual:
         raise InvalidInput("Lay a Fire Lane or resolve its Residual attack, not both.")
     lanes = {lane.weapon.lower() for lane in state.fire_lanes}
+    # A9.2: the MPh shot limit per (MG, unit, Location).
+    if phase == "mph" and not action.lane_residual and not action.fpf:
+        limited = [w for w in weapons if w.is_mg and w.name.lower() not in sustained_names]
+        if limited:
+            if not action.targets or action.location is None or action.mf is None:
+                raise InvalidInput(
+                    "MPh fire by a MG needs targets, location and mf (A9.2 shot limit)."
+                )
+            limit = max(1, action.mf)
+            for weapon in limited:
+                for target in action.targets:
+                    taken = _shots(state, weapon.name, target, action.location)
+                    if taken >= limit:
+                        raise IllegalAction(
+                            f"{weapon.name} has already attacked {target} in {action.location} "
+                            f"{taken} time(s) and it spent {action.mf} MF there; further fire "
+                            "only as Sustained Fire or FPF.",
+                            rule="A9.2",
+                        )
     # A9.11/A9.12: how many SW MGs each unit fires.
     per_possessor: dict[str, int] = {}
     for weapon in weapons:
@@ -456,25 +475,6 @@ def plan_fire(state: AslState, action: Fire) -> FirePlan:
                 pooled=pooled,
             )
         )
-    # A9.2: the MPh shot limit per (MG, unit, Location).
-    if phase == "mph" and not action.lane_residual and not action.fpf:
-        limited = [w for w in weapons if w.is_mg and w.name.lower() not in sustained_names]
-        if limited:
-            if not action.targets or action.location is None or action.mf is None:
-                raise InvalidInput(
-                    "MPh fire by a MG needs targets, location and mf (A9.2 shot limit)."
-                )
-            limit = max(1, action.mf)
-            for weapon in limited:
-                for target in action.targets:
-                    taken = _shots(state, weapon.name, target, action.location)
-                    if taken >= limit:
-                        raise IllegalAction(
-                            f"{weapon.name} has already attacked {target} in {action.location} "
-                            f"{taken} time(s) and it spent {action.mf} MF there; further fire "
-                            "only as Sustained Fire or FPF.",
-                            rule="A9.2",
-                        )
     mmc = []
     for unit in units:
         if unit.side != side:
@@ -532,7 +532,10 @@ def weapon_text(plan: WeaponPlan, r: WeaponResult, dr: int) -> tuple[str, str]:
         rule = "A.11" if plan.lowering > 0 else "A9.7"
         text = f"Original DR {dr} ≥ X{x_eff} — {plan.name} {word}"
     else:
-        rule = "A9.3" if plan.sustained else ("A.11" if plan.lowering else "A9.7")
+        if plan.sustained:
+            rule = "C5.6" if plan.kind == "gun" else "A9.3"
+        else:
+            rule = "A.11" if plan.lowering else "A9.7"
         text = f"Original DR {dr} ≥ B{b_eff} — {plan.name} {word}"
     if r.mark_low:
         text += " and marked Low Ammo"

@@ -85,7 +85,7 @@ def resolve_repair(state: AslState, action: Repair, dice: Dice) -> Outcome[AslSt
     permanent = "disabled" if weapon.kind in ("gun", "veh_mg") else "eliminated"
     rule = "A9.72"
     if result == "eliminated":
-        if elimination < 6:
+        if elimination < 6 and final < 6:
             rule = "FB16.43" if weapon.kind == "gun" else "FB16.33"
             if weapon.kind == "gun" and weapon.removal_number == elimination and level < 3:
                 rule = "C2.2"

@@ -163,7 +163,10 @@ def resolve_tohit(state: AslState, action: ToHit, dice: Dice) -> Outcome[AslStat
         update["status"] = "disabled" if gun.kind in ("gun", "veh_mg") else "eliminated"
     if mark:
         update["low_ammo"] = True
-    if fate == Fate.OK:
+    ammo_effect = depletion_result(dr, ammo[1]) if ammo is not None else None
+    if fate == Fate.OK and ammo_effect == "not fired, depleted":
+        steps.append(Step(rule="C8.9", text=f"the shot is not fired — {gun.name} may still fire"))
+    elif fate == Fate.OK:
         marker: FireMarker
         if action.intensive:
             marker = "intensive"
@@ -185,9 +188,9 @@ def resolve_tohit(state: AslState, action: ToHit, dice: Dice) -> Outcome[AslStat
             shown = "no marker needed" if marker == "none" else f"{MARKER_NAMES[marker]} counter"
             steps.append(Step(rule="C2.24", text=f"{gun.name}: {shown}"))
         update["fire_marker"] = marker
-    if ammo is not None:
+    if ammo is not None and ammo_effect is not None:
         kind, number = ammo
-        effect = depletion_result(dr, number)
+        effect = ammo_effect
         rule = "FB16.62" if level >= 2 else "C8.9"
         steps.append(
             Step(

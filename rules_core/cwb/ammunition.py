@@ -49,6 +49,8 @@ MORALE_MODIFIER: dict[Ammo, int] = {Ammo.NORMAL: 0, Ammo.LOW: -1, Ammo.OUT: -1}
 
 AMMO_LOSS_LABEL = "Ammo loss d100"
 
+_CwbOutcome = Outcome[CwbState]  # parametrised once: odds resolve a fire 100 times
+
 
 def firing_ammo(state: CwbState, unit: Unit) -> Ammo:
     """The ammunition level that decides whether ``unit`` may fire (CWB Supply, A-CWB-ART).
@@ -203,7 +205,7 @@ def fire(state: CwbState, unit_name: str, mode: FireMode, dice: Dice) -> Outcome
                 modifiers=(reminder,),
             )
         )
-    return Outcome[CwbState](
+    return _CwbOutcome(
         state=new_state,
         steps=tuple(steps),
         rolls=tuple(dice.rolls[-1:]) if rolls else (),

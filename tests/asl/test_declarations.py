@@ -1,0 +1,233 @@
+"""Refusals before any die, Fire Lanes, phases, captured equipment, checks, the system surface."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules_core.asl import SYSTEM
+from rules_core.asl.actions import (
+    AddUnit,
+    AddWeapon,
+    Check,
+    Fire,
+    ListWeapons,
+    RemoveWeapon,
+    Repair,
+    SetLevel,
+    SetPhase,
+    ToHit,
+)
+from rules_core.asl.fb16 import weapon_level
+from rules_core.asl.state import AslState, FireLane
+from rules_core.errors import IllegalAction, InvalidInput
+from tests.asl.helpers import build, refused, run
+
+
+def base(level: int = 0, phase: str = "pfph", phasing: str = "Axis") -> AslState:
+    return build(
+        SetLevel(side="Axis", level=level),
+        AddUnit(name="S", side="Axis", kind="squad"),
+        AddUnit(name="L", side="Axis", kind="leader", quality="8-0"),
+        AddWeapon(name="MG1", side="Axis", kind="sw_mg", rof=2, owner="S"),
+        AddWeapon(name="MG2", side="Axis", kind="sw_mg", rof=1, owner="S"),
+        AddWeapon(name="MG3", side="Axis", kind="sw_mg", rof=1, owner="S"),
+        AddWeapon(name="LMG", side="Axis", kind="sw_mg", rof=1, owner="L"),
+        SetPhase.model_validate({"phase": phase, "side": phasing}),
+    )
+
+
+def test_lone_leader_may_not_use_sustained_fire() -> None:
+    state = base(phase="dfph", phasing="Allied")
+    refused(state, Fire(weapons=("LMG",), sustained=("LMG",)), IllegalAction, "A9.3")
+
+
+def test_a_third_mg_for_one_squad_is_refused() -> None:
+    refused(base(), Fire(weapons=("MG1", "MG2", "MG3")), IllegalAction, "A9.11")
+
+
+def test_a_squad_firing_two_mgs_forfeits_inherent_fp() -> None:
+    refused(base(), Fire(weapons=("MG1", "MG2"), units=("S",)), IllegalAction, "A9.11")
+    out = run(base(), Fire(weapons=("MG1", "MG2")), [1, 1])
+    assert out.facts == (
+        ("MG1", "fine"),
+        ("MG2", "fine"),
+        ("ROF (MG1)", "kept"),
+        ("ROF (MG2)", "kept"),
+    )
+
+
+def test_a_fourth_shot_at_a_unit_that_spent_2_MF_is_refused() -> None:
+    state = base(phase="mph", phasing="Allied")
+    fire = Fire(weapons=("MG1",), targets=("T",), location="K4", mf=2)
+    state = run(state, fire, [1, 1]).state
+    state = run(state, fire, [1, 1]).state
+    refused(state, fire, IllegalAction, "A9.2")
+
+
+def test_sustained_fire_at_level4_refused_before_any_die() -> None:
+    state = base(level=4, phase="dfph", phasing="Allied")
+    err = refused(state, Fire(weapons=("MG1",), sustained=("MG1",)), IllegalAction, "FB16.51")
+    assert err.user_message == (
+        "Sustained Fire is not allowed at Ammunition Shortage level 4 except as FPF. (FB16.51)"
+    )
+
+
+def test_fire_out_of_phase_and_unknown_names_are_refused() -> None:
+    refused(base(phase="dfph", phasing="Axis"), Fire(weapons=("MG1",)), IllegalAction, "A3")
+    refused(base(phase="rph"), Fire(weapons=("MG1",)), IllegalAction, "A3")
+    refused(base(), Fire(weapons=("Nope",)), InvalidInput, None)
+    refused(base(), Fire(), InvalidInput, None)
+    refused(base(phase="mph", phasing="Allied"), Fire(weapons=("MG1",)), InvalidInput, None)
+    refused(base(), Fire(weapons=("MG1",), lowering=("MG1-1",)), InvalidInput, None)
+
+
+def test_a_malfunctioned_or_marked_weapon_cannot_fire() -> None:
+    state = run(base(), Fire(weapons=("MG1",)), [6, 6]).state
+    refused(state, Fire(weapons=("MG1",)), IllegalAction, "A9.7")
+    state = run(base(), Fire(weapons=("MG2",)), [3, 3]).state
+    refused(state, Fire(weapons=("MG2",)), IllegalAction, "A9.3")
+
+
+def test_fire_lane_is_laid_and_a_residual_breakdown_removes_it() -> None:
+    state = base(phase="mph", phasing="Allied")
+    lay = Fire(weapons=("MG2",), fire_lane=True, targets=("T",), location="K4", mf=1)
+    out = run(state, lay, [5, 1])
+    assert out.state.fire_lanes == (FireLane(weapon="MG2", location="K4"),)
+    assert out.state.weapon("MG2").fire_marker == "first"  # type: ignore[union-attr]
+    assert "A9.22" in out.rules_cited()
+    residual = Fire(weapons=("MG2",), lane_residual=True)
+    kept = run(out.state, residual, [5, 6])
+    assert kept.facts == (("MG2", "fine"), ("Fire Lane", "stays"))
+    assert kept.state.fire_lanes == out.state.fire_lanes
+    broke = run(out.state, residual, [6, 6])
+    assert broke.facts == (
+        ("MG2", "malfunctioned"),
+        ("Residual FP (MG2)", "none"),
+        ("Fire Lane", "removed"),
+    )
+    assert broke.state.fire_lanes == ()
+    assert broke.rules_cited()[0] == "A9.22"
+    assert broke.rules_cited()[-1] == "A9.22"
+    refused(broke.state, residual, IllegalAction, "A9.7")
+    refused(state, residual, IllegalAction, "A9.22")
+    refused(state, Fire(weapons=("LMG",), fire_lane=True, targets=("T",), location="K4", mf=1),
+            IllegalAction, "A9.22")  # fmt: skip
+    ended = run(out.state, SetPhase(phase="dfph", side="Allied"), [])
+    assert ended.state.fire_lanes == ()
+    assert ended.state.shots == ()
+
+
+def test_phase_changes_clear_expiring_markers_and_pins() -> None:
+    state = run(base(), Fire(weapons=("MG2",)), [3, 3]).state
+    assert state.weapon("MG2").fire_marker == "prep"  # type: ignore[union-attr]
+    state = run(state, SetPhase(phase="afph", side="Axis"), []).state
+    assert state.weapon("MG2").fire_marker == "prep"  # type: ignore[union-attr]
+    out = run(state, SetPhase(phase="ccph", side="Axis"), [])
+    assert out.state.weapon("MG2").fire_marker == "none"  # type: ignore[union-attr]
+    assert out.rules_cited() == ["A3", "A3"]
+
+
+def test_captured_equipment_levels() -> None:
+    state = build(
+        SetLevel(side="Axis", level=5),
+        AddWeapon(name="MG42", side="Allied", kind="sw_mg", captured_from="Axis"),
+        AddWeapon(name="DP", side="Axis", kind="sw_mg", captured_from="Allied"),
+        AddWeapon(name="FT", side="Axis", kind="sw_other", fb_immune=True),
+        AddWeapon(name="MG34", side="Axis", kind="sw_mg"),
+    )
+    levels = {w.name: weapon_level(state, w) for w in state.weapons}
+    assert levels == {"MG42": 3, "DP": 0, "FT": 0, "MG34": 5}
+    state = run(state, SetPhase(phase="pfph", side="Allied"), []).state
+    out = run(state, Fire(weapons=("MG42",)), [5, 6])  # FB16.14: level 3, DR 11 = B12-1
+    assert out.facts == (("MG42", "malfunctioned"), ("Residual FP (MG42)", "none"))
+    assert out.explanation()[1] == "FB16.32: Original DR 11 = B12−1 at level 3 — MG42 malfunctioned"
+
+
+def test_level_only_for_axis_sides_and_known_sides() -> None:
+    state = build()
+    refused(state, SetLevel(side="Allied", level=2), IllegalAction, "FB16.1")
+    refused(state, SetLevel(side="Martians", level=2), InvalidInput, None)
+    out = run(state, SetLevel(side="axis", level=2), [])
+    assert out.state.side("Axis").level == 2  # type: ignore[union-attr]
+    assert out.explanation() == ["FB16.1: Axis: Ammunition Shortage level 2"]
+
+
+def test_unit_and_weapon_names_are_unique_unless_updated() -> None:
+    state = base()
+    refused(state, AddUnit(name="S", side="Axis", kind="squad"), InvalidInput, None)
+    refused(state, AddWeapon(name="S", side="Axis", kind="sw_mg"), InvalidInput, None)
+    out = run(state, AddUnit(name="S", side="Axis", kind="squad", broken=True, update=True), [])
+    assert out.state.unit("S").broken  # type: ignore[union-attr]
+    assert [u.name for u in out.state.units] == ["S", "L"]
+
+
+def test_hungarian_non_elite_pf_refused_smoke_and_starshell_checks() -> None:
+    state = build(
+        SetLevel(side="Axis", level=5),
+        AddUnit(name="H", side="Axis", kind="squad", nationality="Hungarian"),
+        AddUnit(name="G", side="Axis", kind="squad", smoke=3, cx=True),
+        AddUnit(name="L", side="Axis", kind="leader"),
+    )
+    refused(state, Check(kind="pf", unit="H"), IllegalAction, "FB13.6")
+    refused(state, Check(kind="smoke", unit="L"), IllegalAction, "A24.1")
+    refused(state, Check(kind="starshell", unit="L"), InvalidInput, None)
+    refused(state, Check(kind="atmm", unit="G", target="other"), IllegalAction, "C13.7")
+    smoke = run(state, Check(kind="smoke", unit="G"), [1])  # +1 CX +2 L5 = Final 4 > 3
+    assert smoke.facts == (("SMOKE (G)", "none"),)
+    assert [m.rule for m in smoke.steps[0].modifiers] == ["A24.1", "FB16.61"]
+    star = run(state, Check(kind="starshell", unit="L", usage=3), [1])  # leader: +2 (16.66)
+    assert star.facts == (("Starshell (L)", "available"),)
+    assert [m.value for m in star.steps[0].modifiers] == [2]
+    pf = run(state, Check(kind="pf", unit="L"), [1])  # SMC +2, immune to FB (16.11)
+    assert [(m.label, m.value) for m in pf.steps[0].modifiers] == [("SMC", 2)]
+    assert pf.facts == (("PF (L)", "obtained"), ("Pin (L)", "not pinned"))
+
+
+def test_repair_refusals() -> None:
+    state = build(
+        AddWeapon(name="W", side="Axis", kind="sw_mg", repair=2),
+        AddWeapon(name="M", side="Axis", kind="sw_mg", repair=2, status="malfunctioned",
+                  captured_from="Allied"),
+        AddWeapon(name="N", side="Axis", kind="sw_mg", repairable=False, status="malfunctioned"),
+        SetPhase(phase="rph", side="Axis"),
+    )  # fmt: skip
+    refused(state, Repair(weapon="W"), IllegalAction, "A9.72")
+    refused(state, Repair(weapon="M"), IllegalAction, "A9.72")
+    refused(state, Repair(weapon="N"), IllegalAction, "A9.7")
+    later = run(state, SetPhase(phase="pfph", side="Axis"), []).state
+    broken = later.weapons[0].model_copy(update={"status": "malfunctioned"})
+    refused(later.with_weapons({"W": broken}), Repair(weapon="W"), IllegalAction, "A9.72")
+
+
+def test_tohit_refusals() -> None:
+    state = build(
+        AddWeapon(name="G", side="Axis", kind="gun", special_ammo=("APCR:5",)),
+        AddWeapon(name="K", side="Axis", kind="sw_other"),
+        SetPhase(phase="dfph", side="Allied"),
+    )
+    refused(state, ToHit(gun="K"), IllegalAction, "C3")
+    refused(state, ToHit(gun="G", special_ammo="HEAT"), IllegalAction, "C8.9")
+    fired = run(state, ToHit(gun="G"), [5, 5]).state
+    refused(fired, ToHit(gun="G"), IllegalAction, "C5.6")
+
+
+def test_system_surface() -> None:
+    state = base()
+    assert SYSTEM.names(state, "weapon") == ["MG1", "MG2", "MG3", "LMG"]
+    assert SYSTEM.names(state, "unit") == ["S", "L"]
+    assert SYSTEM.names(state, "side") == ["Axis", "Allied"]
+    assert SYSTEM.acting_side(state, Fire(weapons=("MG1",))) == "Axis"
+    assert SYSTEM.acting_side(state, Check(kind="pf", unit="S")) == "Axis"
+    assert SYSTEM.acting_side(state, SetLevel(side="Axis", level=1)) is None
+    listing = run(state, ListWeapons(), [])
+    assert listing.state == state
+    assert listing.explanation()[0] == "A9.7: MG1 (Axis sw_mg): B12, ROF 2; ok; held by S"
+    assert ListWeapons.read_only and Fire.rolls_dice and ToHit.rolls_dice
+    removed = run(state, RemoveWeapon(name="MG3"), []).state
+    assert SYSTEM.names(removed, "weapon") == ["MG1", "MG2", "LMG"]
+    with pytest.raises(InvalidInput):
+        SYSTEM.new_state(["Axis"], {"no_such_flag": 1})
+    custom = SYSTEM.new_state(["Germans", "Soviets"], {"nationalities": {"Germans": "German"}})
+    assert [(s.nationality, s.axis) for s in custom.sides] == [("German", True), ("Soviets", False)]
+    parsed = SYSTEM.parse_action({"action": "asl.fire", "weapons": ["MG1"], "sustained": []})
+    assert parsed == Fire(weapons=("MG1",))

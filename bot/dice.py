@@ -80,7 +80,7 @@ def message(game: str, players: bytes, seq: int, sides: int, attempt: int) -> by
         (b"game", game.encode("utf-8")),
         (b"players", players),
         (b"seq", struct.pack(">Q", seq)),
-        (b"sides", struct.pack(">I", sides)),
+        (b"sides", struct.pack(">Q", sides)),
         (b"attempt", struct.pack(">I", attempt)),
     )
     body = b"".join(_field(name, value) for name, value in fields)
@@ -92,18 +92,45 @@ def derive_face(seed: bytes, *, game: str, players: bytes, seq: int, sides: int)
 
     >>> [derive_face(bytes(range(32)), game="g1", players=NO_PLAYERS, seq=s, sides=6)
     ...  for s in range(1, 7)]
-    [1, 6, 4, 2, 3, 1]
+    [1, 3, 1, 6, 1, 4]
     """
-    if sides < 2:
-        raise ValueError(f"a die needs at least 2 sides, not {sides}")
-    limit = _RANGE - _RANGE % sides
-    attempt = 0
-    while True:
-        digest = hmac.digest(seed, message(game, players, seq, sides, attempt), "sha256")
-        x = int.from_bytes(digest[:8], "big")
-        if x < limit:
-            return x % sides + 1
-        attempt += 1
+    return Deriver(seed, game=game, players=players).face(seq, sides)
+
+
+class Deriver:
+    """Derives the dice of one seed, game and players mix; keys the HMAC once (same faces as
+    :func:`message` + HMAC, only faster: the common prefix of the messages is hashed once).
+
+    >>> deriver = Deriver(bytes(range(32)), game="g1", players=NO_PLAYERS)
+    >>> [deriver.face(s, 6) for s in range(1, 4)]
+    [1, 3, 1]
+    """
+
+    _TAIL = struct.Struct(">B3sIQB5sIQB7sII")
+
+    def __init__(self, seed: bytes, *, game: str, players: bytes) -> None:
+        prefix = message(game, players, 0, 2, 0)
+        head = prefix[: len(prefix) - self._TAIL.size]
+        self._base = hmac.new(seed, head, hashlib.sha256)
+
+    def _x(self, seq: int, sides: int, attempt: int) -> int:
+        h = self._base.copy()
+        h.update(
+            self._TAIL.pack(3, b"seq", 8, seq, 5, b"sides", 8, sides, 7, b"attempt", 4, attempt)
+        )
+        return int.from_bytes(h.digest()[:8], "big")
+
+    def face(self, seq: int, sides: int) -> int:
+        """Face ``1..sides`` of die ``seq``."""
+        if sides < 2:
+            raise ValueError(f"a die needs at least 2 sides, not {sides}")
+        limit = _RANGE - _RANGE % sides
+        attempt = 0
+        while True:
+            x = self._x(seq, sides, attempt)
+            if x < limit:
+                return x % sides + 1
+            attempt += 1
 
 
 @dataclass(frozen=True)
@@ -166,9 +193,9 @@ class GameDice(RecordingDice):
 
     >>> dice = GameDice(bytes(range(32)), game="g1", players=NO_PLAYERS, next_seq=1, epoch=1)
     >>> dice.DR("IFT DR")
-    (1, 6)
+    (1, 3)
     >>> [(d.seq, d.face, d.label) for d in dice.records]
-    [(1, 1, 'IFT DR (colored)'), (2, 6, 'IFT DR (white)')]
+    [(1, 1, 'IFT DR (colored)'), (2, 3, 'IFT DR (white)')]
     """
 
     def __init__(
@@ -189,13 +216,14 @@ class GameDice(RecordingDice):
         self._epoch = epoch
         self._script = script
         self.records: list[DieRecord] = []
+        self._deriver: Deriver | None = None
 
     def _face(self, sides: int, label: str) -> int:
         seq = self.next_seq
         if self._script is None:
-            face = derive_face(
-                self._seed, game=self._game, players=self._players, seq=seq, sides=sides
-            )
+            if self._deriver is None:
+                self._deriver = Deriver(self._seed, game=self._game, players=self._players)
+            face = self._deriver.face(seq, sides)
         else:
             script = self._script
             if script.used >= len(script.faces):
@@ -226,6 +254,7 @@ __all__ = [
     "VERSION",
     "DiceScriptExhausted",
     "DieRecord",
+    "Deriver",
     "FaceScript",
     "GameDice",
     "commitment",

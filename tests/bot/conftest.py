@@ -1,0 +1,39 @@
+"""Fixtures for the bot tests: a real SQLite file in tmp_path and a service with the toy system."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot import game_commands as gc
+from bot.models import Actor, Place
+from bot.service import GameService
+from bot.storage import Repository
+from tests.bot.toysystem import SYSTEM
+
+ALICE = Actor(user_id=1, name="alice")
+BOB = Actor(user_id=2, name="bob")
+CAROL = Actor(user_id=3, name="carol")
+ADMIN = Actor(user_id=9, name="admin", is_admin=True)
+HERE = Place(guild_id=100, channel_id=200)
+
+
+@pytest.fixture
+async def repo(tmp_path: Path) -> AsyncIterator[Repository]:
+    repository = await Repository.open(tmp_path / "referee.db")
+    yield repository
+    await repository.close()
+
+
+@pytest.fixture
+def service(repo: Repository) -> GameService:
+    return GameService(repo, {"toy": SYSTEM})
+
+
+async def start_game(service: GameService, place: Place = HERE) -> None:
+    """A toy game at ``place``: alice creates it (first referee) and holds Axis; bob holds Allied."""
+    await service.handle(place, ALICE, f"new-{place.channel_id}", gc.GameNew(system="toy"))
+    await service.handle(place, ALICE, f"seat-a-{place.channel_id}", gc.GameSeat(side="Axis"))
+    await service.handle(place, BOB, f"seat-b-{place.channel_id}", gc.GameSeat(side="Allied"))

@@ -1,0 +1,263 @@
+"""The game service on a real SQLite file: idempotency, serialization, permissions, void, dice."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from bot import game_commands as gc
+from bot.dice import NO_PLAYERS, FaceScript, derive_face, mix_phrase
+from bot.errors import (
+    CannotVoid,
+    DiceScriptRanOut,
+    GameAlreadyActive,
+    NoGameHere,
+    NotAReferee,
+    NotYourSide,
+    SeatTaken,
+    WrongSystem,
+)
+from bot.models import Place, UserRef
+from bot.service import GameService
+from bot.storage import Repository
+from bot.verify import verify_lines
+from rules_core.errors import IllegalAction, InvalidInput
+from tests.bot.conftest import ADMIN, ALICE, BOB, CAROL, HERE, start_game
+from tests.bot.toysystem import SYSTEM, Ammo, Shoot, ShowTally
+
+SYSTEMS = {"toy": SYSTEM}
+
+
+async def head(repo: Repository, place: Place = HERE) -> tuple[int, str, int, str]:
+    row = await repo.active_game(place.guild_id, place.channel_id)
+    assert row is not None
+    return row.head_seq, row.head_hash, row.next_die, row.state_json
+
+
+async def export_lines(service: GameService, place: Place = HERE) -> list[str]:
+    reply = await service.handle(place, ALICE, "export", gc.GameExport())
+    assert reply.file is not None
+    return reply.file.content.decode("utf-8").splitlines()
+
+
+async def test_a_new_game_posts_its_commitment_and_one_active_game_per_channel(
+    service: GameService,
+) -> None:
+    reply = await service.handle(HERE, ALICE, "i1", gc.GameNew(system="toy", sides=("A", "B")))
+    assert reply.seq == 1
+    assert reply.commitment is not None and len(reply.commitment) == 64
+    with pytest.raises(GameAlreadyActive):
+        await service.handle(HERE, BOB, "i2", gc.GameNew(system="toy"))
+    elsewhere = Place(guild_id=100, channel_id=201)
+    other = await service.handle(elsewhere, BOB, "i3", gc.GameNew(system="toy"))
+    assert other.game_id != reply.game_id
+
+
+async def test_a_redelivered_interaction_rolls_nothing_and_returns_the_stored_result(
+    service: GameService, repo: Repository
+) -> None:
+    await start_game(service)
+    first = await service.handle(HERE, ALICE, "shot-1", Shoot(side="Axis"))
+    before = await head(repo)
+    again = await service.handle(HERE, ALICE, "shot-1", Shoot(side="Axis"))
+    assert again.replayed and not first.replayed
+    assert again.dice == first.dice and again.seq == first.seq and again.facts == first.facts
+    assert await head(repo) == before
+    # also after a restart: a fresh service on the same file
+    fresh = GameService(repo, SYSTEMS)
+    assert (await fresh.handle(HERE, ALICE, "shot-1", Shoot(side="Axis"))).dice == first.dice
+    assert await head(repo) == before
+
+
+async def test_fifty_concurrent_actions_on_one_game_give_fifty_consecutive_entries(
+    service: GameService, repo: Repository
+) -> None:
+    await start_game(service)
+    start, _, next_die, _ = await head(repo)
+    replies = await asyncio.gather(
+        *(service.handle(HERE, ALICE, f"c{i}", Shoot(side="Axis")) for i in range(50))
+    )
+    assert sorted(r.seq for r in replies) == list(range(start + 1, start + 51))
+    dice = sorted(d.seq for r in replies for d in r.dice)
+    assert dice == list(range(next_die, next_die + len(dice)))  # no die number twice or skipped
+    hits = sum(int(dict(r.facts)["hits"]) for r in replies)
+    row = await repo.active_game(HERE.guild_id, HERE.channel_id)
+    assert row is not None and row.head_seq == start + 50
+    assert json.loads(row.state_json)["hits"][0] == hits  # no lost update
+    assert verify_lines(await export_lines(service), SYSTEMS).ok
+
+
+async def test_different_games_do_not_wait_for_each_other(service: GameService) -> None:
+    there = Place(guild_id=100, channel_id=999)
+    await start_game(service)
+    await start_game(service, there)
+    async with service._lock(HERE):  # a writer holds this game's lock
+        reply = await asyncio.wait_for(service.handle(there, ALICE, "x", Shoot(side="Axis")), 5)
+        assert reply.seq == 4
+        blocked = asyncio.create_task(service.handle(HERE, ALICE, "y", Shoot(side="Axis")))
+        await asyncio.sleep(0.05)
+        assert not blocked.done()
+    assert (await blocked).seq == 4
+
+
+async def test_permissions_seats_and_referees(service: GameService, repo: Repository) -> None:
+    await start_game(service)
+    before = await head(repo)
+    with pytest.raises(NotYourSide, match="Axis seat"):
+        await service.handle(HERE, BOB, "p1", Shoot(side="Axis"))
+    with pytest.raises(NotYourSide, match="Take a seat"):
+        await service.handle(HERE, CAROL, "p2", gc.RollDice(dice="DR"))
+    with pytest.raises(SeatTaken):
+        await service.handle(HERE, CAROL, "p3", gc.GameSeat(side="Axis"))
+    with pytest.raises(NotAReferee):
+        await service.handle(HERE, BOB, "p4", gc.GameEnd())
+    with pytest.raises(NotAReferee):
+        await service.handle(HERE, BOB, "p5", gc.GameVoid(entry=2, reason="x"))
+    with pytest.raises(NotAReferee):
+        await service.handle(HERE, BOB, "p6", gc.GameRotate())
+    with pytest.raises(NotAReferee):
+        await service.handle(
+            HERE, BOB, "p7", gc.GameSeat(side="Allied", player=UserRef(id=3, name="carol"))
+        )
+    assert await head(repo) == before  # refusals change nothing
+    # the creator referees; referees and administrators act for any side
+    assert (await service.handle(HERE, ALICE, "ok1", Shoot(side="Allied"))).side == "Allied"
+    assert (await service.handle(HERE, ADMIN, "ok2", Shoot(side="Axis"))).seq == 5
+    await service.handle(HERE, ALICE, "ok3", gc.GameRefereeAdd(user=UserRef(id=3, name="carol")))
+    assert (await service.handle(HERE, CAROL, "ok4", Ammo(side="Allied", level=2))).seq == 7
+    # everyone may read
+    status = await service.handle(HERE, CAROL, "r", gc.GameStatus())
+    assert ("Referees", "alice, carol") in status.fields
+
+
+async def test_bad_input_and_illegal_actions_change_nothing(
+    service: GameService, repo: Repository
+) -> None:
+    await start_game(service)
+    await service.handle(HERE, ALICE, "a0", Ammo(side="Axis", level=0))
+    before = await head(repo)
+    with pytest.raises(IllegalAction, match="no ammunition"):
+        await service.handle(HERE, ALICE, "a1", Shoot(side="Axis"))
+    with pytest.raises(InvalidInput):
+        await service.handle(HERE, ALICE, "a2", gc.RollDice(dice="7x"))
+    with pytest.raises(InvalidInput):
+        await service.handle(HERE, ALICE, "a3", gc.GameSeat(side="Soviet"))
+    with pytest.raises(CannotVoid):
+        await service.handle(HERE, ALICE, "a4", gc.GameVoid(entry=2, reason="seat"))
+    with pytest.raises(CannotVoid):
+        await service.handle(HERE, ALICE, "a5", gc.GameVoid(entry=99, reason="none"))
+    with pytest.raises(NoGameHere):
+        await service.handle(Place(guild_id=1, channel_id=1), ALICE, "a6", Shoot(side="Axis"))
+    assert await head(repo) == before
+    assert await repo.entry_by_interaction("a1") is None
+
+
+async def test_preview_gives_exact_odds_and_rolls_and_logs_nothing(
+    service: GameService, repo: Repository
+) -> None:
+    await start_game(service)
+    before = await head(repo)
+    reply = await service.handle(HERE, CAROL, "pv", Shoot(side="Axis", target=7), preview=True)
+    odds = {line.facts: line.probability for line in reply.odds}
+    assert sum(odds.values()) == 1
+    assert reply.preview and reply.ephemeral and reply.seq is None and reply.dice == ()
+    listing = await service.handle(HERE, CAROL, "ls", ShowTally())
+    assert listing.steps[0].text == "Axis 0, Allied 0"
+    assert await head(repo) == before
+    assert await repo.entry_by_interaction("pv") is None
+
+
+async def test_void_rebuilds_the_state_without_the_voided_entry(
+    service: GameService, repo: Repository
+) -> None:
+    script = FaceScript([1, 2, 1, 3, 6, 5])  # hit, hit, miss
+    scripted = GameService(repo, SYSTEMS, script=script)
+    await start_game(scripted)
+    first = await scripted.handle(HERE, ALICE, "s1", Shoot(side="Axis"))
+    await scripted.handle(HERE, ALICE, "s2", Shoot(side="Axis"))
+    await scripted.handle(HERE, ALICE, "s3", Shoot(side="Axis"))
+    assert json.loads((await head(repo))[3])["hits"] == [2, 0]
+    assert first.scripted and all(d.scripted for d in first.dice)
+    void = await scripted.handle(HERE, ALICE, "v", gc.GameVoid(entry=4, reason="wrong hex"))
+    assert json.loads((await head(repo))[3])["hits"] == [1, 0]
+    assert void.seq == 7
+    with pytest.raises(CannotVoid, match="already void"):
+        await scripted.handle(HERE, ALICE, "v2", gc.GameVoid(entry=4, reason="again"))
+    report = verify_lines(await export_lines(scripted), SYSTEMS)
+    assert report.ok, report.message
+
+
+async def test_a_void_that_later_entries_depend_on_is_refused(
+    service: GameService, repo: Repository
+) -> None:
+    scripted = GameService(repo, SYSTEMS, script=FaceScript([1, 2]))
+    await start_game(scripted)
+    await scripted.handle(HERE, ALICE, "z1", Ammo(side="Axis", level=0))
+    await scripted.handle(HERE, ALICE, "z2", Ammo(side="Axis", level=3))
+    await scripted.handle(HERE, ALICE, "z3", Shoot(side="Axis"))
+    before = await head(repo)
+    with pytest.raises(CannotVoid, match="Entry 6 no longer replays"):
+        await scripted.handle(HERE, ALICE, "z4", gc.GameVoid(entry=5, reason="x"))
+    assert await head(repo) == before
+
+
+async def test_dice_derived_from_the_revealed_seeds_match_what_was_posted(
+    service: GameService,
+) -> None:
+    await start_game(service)
+    posted = []
+    posted += (await service.handle(HERE, ALICE, "d1", Shoot(side="Axis"))).dice
+    await service.handle(HERE, BOB, "d2", gc.GameSeed(phrase="Bob's luck ☘"))
+    posted += (await service.handle(HERE, BOB, "d3", gc.RollDice(dice="3d10+2"))).dice
+    rotate = await service.handle(HERE, ALICE, "d4", gc.GameRotate())
+    late = (await service.handle(HERE, BOB, "d5", Shoot(side="Allied"))).dice
+    assert {d.epoch for d in posted} == {1} and {d.epoch for d in late} == {2}
+    posted += late
+    end = await service.handle(HERE, ALICE, "d6", gc.GameEnd())
+    assert rotate.revealed_seed and end.revealed_seed
+    seeds = {1: bytes.fromhex(rotate.revealed_seed), 2: bytes.fromhex(end.revealed_seed)}
+    game = rotate.game_id
+    assert game is not None
+    mixed = mix_phrase(NO_PLAYERS, "Bob's luck ☘")
+    for die in posted:
+        players = mixed if die.label.startswith("d10") or die.epoch == 2 else NO_PLAYERS
+        face = derive_face(
+            seeds[die.epoch], game=game, players=players, seq=die.seq, sides=die.sides
+        )
+        assert face == die.face, die
+    assert [d.seq for d in posted] == list(range(1, len(posted) + 1))
+    # the ended game stays readable, and a new one may start
+    assert (await service.handle(HERE, CAROL, "st", gc.GameStatus())).title.endswith("(ended)")
+    report = verify_lines(await export_lines(service), SYSTEMS)
+    assert report.ok and report.counts is not None
+    assert report.counts["dice checked"] == len(posted)
+    await service.handle(HERE, BOB, "new2", gc.GameNew(system="toy"))
+
+
+async def test_commands_of_another_system_and_exhausted_scripts_are_refused(
+    repo: Repository,
+) -> None:
+    scripted = GameService(repo, SYSTEMS, script=FaceScript([4]))
+    await start_game(scripted)
+    before = await head(repo)
+    with pytest.raises(DiceScriptRanOut):
+        await scripted.handle(HERE, ALICE, "e1", Shoot(side="Axis"))
+    assert scripted.script is not None and scripted.script.remaining == (4,)
+    other = Shoot.model_construct(side="Axis")
+    object.__setattr__(other, "action", "chess.move")
+    with pytest.raises(WrongSystem):
+        await scripted.handle(HERE, ALICE, "e2", other)
+    assert await head(repo) == before
+
+
+async def test_stats_count_the_persisted_dice(service: GameService) -> None:
+    await start_game(service)
+    for i in range(10):
+        await service.handle(HERE, ALICE, f"r{i}", gc.RollDice(dice="dr"))
+    reply = await service.handle(HERE, BOB, "st", gc.Stats(player=UserRef(id=1, name="alice")))
+    (d6,) = reply.stats
+    assert sum(d6.counts) == 10 and d6.sides == 6
+    nobody = await service.handle(HERE, BOB, "st2", gc.Stats(player=UserRef(id=2, name="bob")))
+    assert nobody.stats == ()

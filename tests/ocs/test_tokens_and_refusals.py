@@ -145,7 +145,7 @@ def test_bad_input_refused_in_one_sentence_changing_nothing(
     assert message.endswith("."), message
     assert not re.search(r"\.\s+[A-Z]", message[:-1]), f"more than one sentence: {message}"
     assert dice.rolls == ()
-    assert STATE == before
+    assert before == STATE
     if isinstance(refused.value, IllegalAction):
         assert refused.value.rule is not None and refused.value.rule.startswith("OCS ")
 

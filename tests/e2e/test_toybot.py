@@ -5,6 +5,7 @@ One bot serves the module's interaction tests; start-up, sync and shutdown tests
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -285,3 +286,13 @@ async def test_redelivered_interaction_cannot_be_answered_twice(
     await sent.no_reply(1.0)
     callback = f"POST /interactions/{sent.id}/{sent.token}/callback"
     assert (callback, 40060) in discord.refusals  # already acknowledged
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_a_refused_token_exits_with_status_1_and_says_so(
+    fake_discord: FakeDiscord, bots: BotLauncher
+) -> None:
+    bot = await bots.start(TOYBOT, DISCORD_TOKEN="not-the-token")
+    assert await asyncio.wait_for(bot.process.wait(), 60) == 1
+    assert "Discord refused the token in DISCORD_TOKEN" in bot.output()
+    assert fake_discord.identify is None

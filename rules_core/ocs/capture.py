@@ -191,6 +191,26 @@ def split_vehicles(plan: CapturePlan, category: Category, percent: int) -> Vehic
     return VehicleSplit(points=points, load=load, taken=tuple(taken))
 
 
+def category_fact(plan: CapturePlan, category: Category, face: int) -> Fact:
+    """What one Capture dr captures in one category, as a fact (Capture Table).
+
+    >>> from rules_core.ocs.state import Unit
+    >>> plan = CapturePlan("Axis", "Soviet", "B2", 36, {"Trucks": (), "Other Transport Points": ()},
+    ...                    ("Dump",), True, "half-up")
+    >>> category_fact(plan, "Dump", 5)
+    ('Dump', '4 1/2 SP captured')
+    """
+    percent = CAPTURE_TABLE[face][COLUMN[category]]
+    if category == "Dump":
+        taken = captured_share(plan.ground, percent, plan.rounding)
+        return (category, f"{format_tokens(taken)} captured")
+    split = split_vehicles(plan, category, percent)
+    return (
+        category,
+        f"{split.taken_points} point(s) and {format_tokens(split.taken_load)} captured",
+    )
+
+
 def roll_capture(plan: CapturePlan, dice: Dice) -> CaptureRoll:
     """Roll one Capture dr per category present (Capture Table note 1)."""
     rolls: list[Roll] = []
@@ -200,20 +220,27 @@ def roll_capture(plan: CapturePlan, dice: Dice) -> CaptureRoll:
         label = f"Capture dr ({category})"
         face = dice.dr(label)
         rolls.append(Roll(label=label, kind="dr", sides=6, faces=(face,)))
-        percent = CAPTURE_TABLE[face][COLUMN[category]]
-        percents.append(percent)
-        if category == "Dump":
-            taken = captured_share(plan.ground, percent, plan.rounding)
-            facts.append((category, f"{format_tokens(taken)} captured"))
-        else:
-            split = split_vehicles(plan, category, percent)
-            facts.append(
-                (
-                    category,
-                    f"{split.taken_points} point(s) and {format_tokens(split.taken_load)} captured",
-                )
-            )
+        percents.append(CAPTURE_TABLE[face][COLUMN[category]])
+        facts.append(category_fact(plan, category, face))
     return CaptureRoll(tuple(rolls), tuple(percents), tuple(facts))
+
+
+def capture_odds(plan: CapturePlan) -> dict[tuple[Fact, ...], Fraction]:
+    """Exact odds of a capture: the categories' drs are independent (one dr each, note 1).
+
+    >>> plan = CapturePlan("Axis", "Soviet", "B2", 4, {"Trucks": (), "Other Transport Points": ()},
+    ...                    ("Dump",), True, "half-up")
+    >>> capture_odds(plan)[(("Dump", "0 T captured"),)]
+    Fraction(1, 6)
+    """
+    joint: dict[tuple[Fact, ...], Fraction] = {(): Fraction(1)}
+    for category in plan.categories:
+        column: dict[Fact, Fraction] = {}
+        for face in range(1, 7):
+            fact = category_fact(plan, category, face)
+            column[fact] = column.get(fact, Fraction(0)) + Fraction(1, 6)
+        joint = {(*facts, fact): p * q for facts, p in joint.items() for fact, q in column.items()}
+    return joint
 
 
 def apply_capture(state: OcsState, plan: CapturePlan, rolled: CaptureRoll) -> Outcome[OcsState]:
@@ -307,7 +334,9 @@ __all__ = [
     "Category",
     "VehicleSplit",
     "apply_capture",
+    "capture_odds",
     "captured_share",
+    "category_fact",
     "plan_capture",
     "roll_capture",
     "split_vehicles",

@@ -46,7 +46,7 @@ from rules_core.ocs.breakout import (
     roll_breakout,
     transport_breakout_odds,
 )
-from rules_core.ocs.capture import apply_capture, plan_capture, roll_capture
+from rules_core.ocs.capture import apply_capture, capture_odds, plan_capture, roll_capture
 from rules_core.ocs.combat_supply import resolve_attack, resolve_defend
 from rules_core.ocs.dumps import (
     apply_blow,
@@ -263,8 +263,7 @@ class OcsSystem(GameSystem[OcsState, AnyOcsAction]):
             plan_d = plan_blow(state, action)
             return exact_odds(lambda dice: roll_blow(plan_d, dice).facts)
         if isinstance(action, Capture):
-            plan_c = plan_capture(state, action)
-            return exact_odds(lambda dice: roll_capture(plan_c, dice).facts)
+            return capture_odds(plan_capture(state, action))
         return super().odds(state, action)
 
     def names(self, state: OcsState, kind: str) -> list[str]:

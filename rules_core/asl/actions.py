@@ -133,6 +133,9 @@ class Fire(BaseModel):
     mf: int | None = Field(
         default=None, ge=0, le=99, description="MF/MP the targets spent in that Location"
     )
+    range: int | None = Field(
+        default=None, ge=0, le=99, description="Range in hexes (beyond 16 a leader directs, A9.4)"
+    )
     lowering: tuple[str, ...] = Field(
         default=(), description="Other A.11 B# lowering per weapon, e.g. LMG:1 (captured use)"
     )

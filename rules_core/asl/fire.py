@@ -51,6 +51,9 @@ PHASE_FIRE_MARKER: dict[str, FireMarker] = {
 }
 """A9.2: the fire marker a weapon earns when it does not keep Multiple ROF, by phase."""
 
+LEADER_RANGE = 16
+"""A9.4: beyond 16 hexes a MG needs Infantry-leader direction (RES-26)."""
+
 MG_CAPACITY: dict[str, int] = {"squad": 2, "half_squad": 1, "crew": 1, "leader": 1, "hero": 1}
 """A9.11/A9.12: SW MGs one unit may fire in one attack."""
 
@@ -363,6 +366,11 @@ def plan_fire(state: AslState, action: Fire) -> FirePlan:
             raise InvalidInput(f"There is no unit called {action.leader!r} in this game.")
         if leader.kind != "leader" or leader.side != side:
             raise IllegalAction(f"{leader.name} is not a friendly leader.", rule="A7.53")
+    long_range = action.range is not None and action.range > LEADER_RANGE
+    if long_range and action.leader is None and any(w.is_mg for w in weapons):
+        raise IllegalAction(
+            f"A MG firing beyond {LEADER_RANGE} hexes needs a leader directing it.", rule="A9.4"
+        )
     sustained_names = {n.lower() for n in action.sustained}
     names = {w.name.lower() for w in weapons}
     if not sustained_names <= names:
@@ -414,9 +422,10 @@ def plan_fire(state: AslState, action: Fire) -> FirePlan:
                 f"{owner.name} may fire at most {MG_CAPACITY[owner.kind]} SW MG(s) at once.",
                 rule="A9.11" if owner.is_mmc else "A9.12",
             )
-        if count == 2 and owner in units:
+        if (count == 2 or owner.kind != "squad") and owner in units and owner.is_mmc:
             raise IllegalAction(
-                f"{owner.name} fires two MGs and so forfeits its Inherent FP.", rule="A9.11"
+                f"{owner.name} fires {count} SW MG(s) and so forfeits its Inherent FP.",
+                rule="A9.11",
             )
     weapon_plans = []
     for weapon in weapons:
@@ -583,6 +592,14 @@ def resolve_fire(state: AslState, action: Fire, dice: Dice) -> Outcome[AslState]
             modifiers=drm,
         )
     )
+    if action.range is not None and action.range > LEADER_RANGE:
+        steps.append(
+            Step(
+                rule="A9.4",
+                text=f"range {action.range} > {LEADER_RANGE} hexes — unconcealed Infantry is "
+                "treated as concealed; no effect on armored or aerial targets",
+            )
+        )
     if weapon_rs_rolls:
         any_fb = any(w.level > 0 for w in plan.weapons if w.name in pool)
         shown = ", ".join(

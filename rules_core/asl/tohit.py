@@ -51,8 +51,6 @@ def _validate(state: AslState, action: ToHit) -> tuple[Weapon, str, int, tuple[s
     gun = state.weapon(action.gun)
     if gun is None:
         raise InvalidInput(f"There is no weapon called {action.gun!r} in this game.")
-    if gun.kind == "sw_other":
-        raise IllegalAction(f"{gun.name} does not fire on the To Hit Table.", rule="C3")
     if gun.status != "ok":
         raise IllegalAction(f"{gun.name} is {gun.status} and cannot fire.", rule="A9.7")
     phase = action.phase or state.phase

@@ -56,6 +56,19 @@ def test_a_squad_firing_two_mgs_forfeits_inherent_fp() -> None:
     )
 
 
+def test_a_half_squad_firing_a_mg_forfeits_inherent_fp_and_long_range_needs_a_leader() -> None:
+    state = build(
+        AddUnit(name="HS", side="Axis", kind="half_squad"),
+        AddUnit(name="L", side="Axis", kind="leader"),
+        AddWeapon(name="MG", side="Axis", kind="sw_mg", owner="HS", rof=1),
+        SetPhase(phase="pfph", side="Axis"),
+    )
+    refused(state, Fire(weapons=("MG",), units=("HS",)), IllegalAction, "A9.11")
+    refused(state, Fire(weapons=("MG",), range=17), IllegalAction, "A9.4")
+    out = run(state, Fire(weapons=("MG",), range=17, leader="L"), [1, 2])
+    assert out.rules_cited() == ["A7", "A9.4", "A9.7", "A9.2"]
+
+
 def test_a_fourth_shot_at_a_unit_that_spent_2_MF_is_refused() -> None:
     state = base(phase="mph", phasing="Allied")
     fire = Fire(weapons=("MG1",), targets=("T",), location="K4", mf=2)
@@ -205,7 +218,9 @@ def test_tohit_refusals() -> None:
         AddWeapon(name="K", side="Axis", kind="sw_other"),
         SetPhase(phase="dfph", side="Allied"),
     )
-    refused(state, ToHit(gun="K"), IllegalAction, "C3")
+    refused(state, ToHit(gun="K", intensive=True), IllegalAction, "C5.6")
+    mortar = run(state, ToHit(gun="K"), [5, 6])  # a light mortar: SW on the To Hit Table
+    assert mortar.facts == (("K", "fine"),)
     refused(state, ToHit(gun="G", special_ammo="HEAT"), IllegalAction, "C8.9")
     fired = run(state, ToHit(gun="G"), [5, 5]).state
     refused(fired, ToHit(gun="G"), IllegalAction, "C5.6")

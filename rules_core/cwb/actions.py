@@ -151,6 +151,14 @@ class Resupply(BaseModel):
     )
 
 
+class Supply(BaseModel):
+    """Start of a side's Movement Phase: resupply every eligible unit from its nearest wagon."""
+
+    model_config = ConfigDict(frozen=True)
+    action: Literal["cwb.supply"] = "cwb.supply"
+    side: str = Field(description="The side whose Movement Phase begins", json_schema_extra=_SIDE)
+
+
 class Isolation(BaseModel):
     """Record the Isolation test's result for a unit and its melee effect."""
 
@@ -206,6 +214,7 @@ CwbAction = (
     | WagonSet
     | Fire
     | Resupply
+    | Supply
     | Isolation
     | Melee
     | Map
@@ -225,6 +234,7 @@ ACTION_TYPES: tuple[type[BaseModel], ...] = (
     WagonSet,
     Fire,
     Resupply,
+    Supply,
     Isolation,
     Melee,
     Map,
@@ -241,6 +251,7 @@ __all__ = [
     "Melee",
     "Params",
     "Resupply",
+    "Supply",
     "Turn",
     "UnitAdd",
     "UnitList",

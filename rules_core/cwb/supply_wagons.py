@@ -183,4 +183,77 @@ def resupply(
     )
 
 
-__all__ = ["MEN_PER_STRENGTH", "RULE", "WAGON_ROUNDING", "resupply", "wagon_cost"]
+def resupply_side(state: CwbState, side_name: str) -> Outcome[CwbState]:
+    """Start of a side's Movement Phase: resupply each eligible unit from its nearest wagon.
+
+    On the registered map, in the order the units were added (RULES_BRIEF §4.4 default), every
+    Low or Out unit of the side that is not Routed draws from the nearest friendly wagon (path
+    length, then the order wagons were added) that can pay its whole cost. Units off the map,
+    Routed, or with no such wagon are listed and left as they are (CWB Supply, RES-24).
+
+    :raises InvalidInput: unknown side, or no map registered.
+
+    >>> from rules_core.cwb.state import CwbState, HexMap, SideData, Unit, Wagon
+    >>> state = CwbState(sides=(SideData(name="U"),), map=HexMap(columns=9, rows=9),
+    ...     units=(Unit(name="A", side="U", men=40, ammo=Ammo.LOW, hex=(4, 4)),),
+    ...     wagons=(Wagon(name="Far", side="U", strength=9, hex=(4, 8)),
+    ...             Wagon(name="Near", side="U", strength=9, hex=(4, 6))))
+    >>> resupply_side(state, "U").facts
+    (('A', 'resupplied'), ('wagon Near', 'strength 5'))
+    """
+    side = state.side(side_name)
+    if state.map is None:
+        raise InvalidInput(
+            "No map is registered; register it with /cwb map, or resupply each unit with "
+            "/cwb resupply and its declared path."
+        )
+    new_state = state
+    steps: list[Step] = []
+    facts: list[tuple[str, str]] = []
+    for name in [u.name for u in state.units if u.side == side.name]:
+        unit = new_state.unit(name)
+        if unit.ammo is Ammo.NORMAL:
+            continue
+        if unit.routed:
+            steps.append(Step(rule=RULE, text=f"{unit.name} is Routed: not resupplied"))
+            facts.append((unit.name, "not resupplied (Routed)"))
+            continue
+        if unit.hex is None:
+            steps.append(Step(rule=RULE, text=f"{unit.name} has no hex: not resupplied"))
+            facts.append((unit.name, "not resupplied (no hex)"))
+            continue
+        cost = wagon_cost(unit.men, new_state.wagon_rounding)
+        reachable: list[tuple[int, int, str]] = []
+        for index, wagon in enumerate(new_state.wagons):
+            if wagon.side != side.name or wagon.hex is None:
+                continue
+            traced = wagon_path(new_state, unit, wagon)
+            if traced is not None:
+                reachable.append((len(traced) - 1, index, wagon.name))
+        payers = [r for r in sorted(reachable) if new_state.wagon(r[2]).strength >= cost]
+        if not payers:
+            why = (
+                "no friendly wagon within 5 hexes"
+                if not reachable
+                else (f"no wagon within 5 hexes holds the {cost} strength its {unit.men} men need")
+            )
+            steps.append(Step(rule=f"{RULE}; RES-24", text=f"{unit.name}: {why}"))
+            facts.append((unit.name, "not resupplied"))
+            continue
+        outcome = resupply(new_state, unit.name, payers[0][2])
+        new_state = outcome.state
+        steps.extend(outcome.steps)
+        facts.extend(outcome.facts)
+    if not steps:
+        steps.append(Step(rule=RULE, text=f"No unit of {side.name} is Low or Out Of Ammo"))
+    return Outcome[CwbState](state=new_state, steps=tuple(steps), facts=tuple(facts))
+
+
+__all__ = [
+    "MEN_PER_STRENGTH",
+    "RULE",
+    "WAGON_ROUNDING",
+    "resupply",
+    "resupply_side",
+    "wagon_cost",
+]

@@ -31,6 +31,7 @@ from rules_core.cwb.actions import (
     Melee,
     Params,
     Resupply,
+    Supply,
     Turn,
     UnitAdd,
     UnitList,
@@ -53,7 +54,7 @@ from rules_core.cwb.scenario import (
     set_wagon,
 )
 from rules_core.cwb.state import CwbState
-from rules_core.cwb.supply_wagons import resupply
+from rules_core.cwb.supply_wagons import resupply, resupply_side
 from rules_core.dice import Dice
 from rules_core.errors import InvalidInput
 from rules_core.outcome import Fact, Outcome
@@ -83,7 +84,7 @@ class CwbSystem(GameSystem[CwbState, CwbAction]):
         'Confederate'
         """
         try:
-            if isinstance(action, UnitAdd | WagonAdd | Turn):
+            if isinstance(action, UnitAdd | WagonAdd | Turn | Supply):
                 return state.side(action.side).name
             if isinstance(action, Params):
                 return state.side(action.side).name if action.side is not None else None
@@ -103,6 +104,8 @@ class CwbSystem(GameSystem[CwbState, CwbAction]):
             return fire(state, action.unit, action.mode, dice)
         if isinstance(action, Resupply):
             return resupply(state, action.unit, action.wagon, action.path, action.routed)
+        if isinstance(action, Supply):
+            return resupply_side(state, action.side)
         if isinstance(action, Isolation):
             return set_isolation(state, action.unit, action.isolated)
         if isinstance(action, Turn):

@@ -58,6 +58,7 @@ def test_command_paths_and_flags() -> None:
         ("cwb.wagon.set", "name", "wagon"),
         ("cwb.params", "side", "side"),
         ("cwb.turn", "side", "side"),
+        ("cwb.supply", "side", "side"),
         ("cwb.melee", "unit", "unit"),
     ],
 )

@@ -73,6 +73,9 @@ class UnitAdd(_Action):
     formation: str | None = Field(default=None, description="Its formation (none: independent)")
     hq: str | None = Field(default=None, description="The HQ it draws and takes fuel from")
     hex: str | None = Field(default=None, description="The hex it is in")
+    brigade: bool = Field(
+        default=False, description="It is a brigade (DAK: a 2-step brigade pays 1 T)"
+    )
     arms: Arms = Field(default="other", description="9.4e: armor, mech or other")
     antitank: bool = Field(default=False, description="9.4e: it has the Antitank or AA symbol")
     movement: Movement = Field(default="leg", description="Its MP type: leg, truck or track")

@@ -30,12 +30,14 @@ INTERNALS_AFTER_USE: dict[InternalStocks, InternalStocks | None] = {
 def attacker_cost(unit: Unit, *, dak_brigades: bool = False) -> int:
     """Tokens an attacking unit needs: 1 T per step; DAK: a 2-step brigade costs 1 T (OCS 12.4).
 
-    >>> attacker_cost(Unit(name="b", side="Axis", steps=2), dak_brigades=True)
+    >>> attacker_cost(Unit(name="b", side="Axis", steps=2, brigade=True), dak_brigades=True)
     1
-    >>> attacker_cost(Unit(name="b", side="Axis", steps=2))
+    >>> attacker_cost(Unit(name="b", side="Axis", steps=2, brigade=True))
+    2
+    >>> attacker_cost(Unit(name="Kg", side="Axis", steps=2), dak_brigades=True)
     2
     """
-    if dak_brigades and unit.steps == 2:
+    if dak_brigades and unit.brigade and unit.steps == 2:
         return 1
     return unit.steps
 

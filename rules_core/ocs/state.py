@@ -26,8 +26,11 @@ Arms = Literal["armor", "mech", "other"]
 Mode = Literal["combat", "move", "DG", "strat"]
 InternalStocks = Literal["NONE", "LOW", "EXHAUSTED"]
 Movement = Literal["leg", "truck", "track"]
-Fuel = Literal["none", "phase", "cleanup"]
-"""Fuel status: none; single-unit fuel for this phase only; fuelled until the Clean Up Phase."""
+Fuel = Literal["none", "phase"]
+"""Single-unit fuel (12.5c C): none, or fueled for the current phase only.
+
+Formation and HQ fuel, which lasts until the Clean Up Phase, lives on :class:`FuelMarker`.
+"""
 TraceCheck = Literal["traced", "ate", "none"]
 Location = Literal["map", "dead pile", "reinforcement"]
 
@@ -75,6 +78,7 @@ class Unit(BaseModel):
     antitank: bool = False
     formation: str | None = None
     hq: str | None = None
+    brigade: bool = False
     mode: Mode = "combat"
     movement: Movement = "leg"
     printed_ma: int = Field(default=4, ge=0)

@@ -114,6 +114,7 @@ def resolve_unit_add(state: OcsState, action: UnitAdd) -> Outcome[OcsState]:
         antitank=action.antitank,
         formation=action.formation,
         hq=action.hq,
+        brigade=action.brigade,
         mode=action.mode,
         movement=action.movement,
         printed_ma=action.ma,

@@ -310,11 +310,13 @@ def test_E8_attacker_division_and_battalion_4T_DAK_brigade_1T() -> None:
         Attack(attackers=("Div", "Bn"), dump="A1"),
     )
     assert out.state == game(div, bn, dumps=[Dump(side="Axis", hex="A1", tokens=4)])
-    brigade = Unit(name="Bde", side="Axis", steps=2, re=Fraction(2))
+    brigade = Unit(name="Bde", side="Axis", steps=2, re=Fraction(2), brigade=True)
     dak = game(brigade, dumps=[Dump(side="Axis", hex="A1", tokens=4)], dak_brigades=True)
     out = run(dak, Attack(attackers=("Bde",), dump="A1"))
     assert out.state == dak.with_dump("Axis", "A1", 3)
     assert out.facts == (("Bde", "paid 1 T"), ("Dump", "-1 T"))
+    without_flag = game(brigade, dumps=[Dump(side="Axis", hex="A1", tokens=4)])
+    assert run(without_flag, Attack(attackers=("Bde",), dump="A1")).facts[0] == ("Bde", "paid 2 T")
 
 
 def test_E8_withheld_supply_defends_half() -> None:

@@ -33,7 +33,7 @@ def service(repo: Repository) -> GameService:
 
 
 async def start_game(service: GameService, place: Place = HERE) -> None:
-    """A toy game at ``place``: alice creates it (first referee) and holds Axis; bob holds Allied."""
+    """A toy game at ``place``: alice creates it (its referee) and holds Axis; bob holds Allied."""
     await service.handle(place, ALICE, f"new-{place.channel_id}", gc.GameNew(system="toy"))
     await service.handle(place, ALICE, f"seat-a-{place.channel_id}", gc.GameSeat(side="Axis"))
     await service.handle(place, BOB, f"seat-b-{place.channel_id}", gc.GameSeat(side="Allied"))

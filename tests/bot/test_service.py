@@ -19,7 +19,7 @@ from bot.errors import (
     SeatTaken,
     WrongSystem,
 )
-from bot.models import Place, UserRef
+from bot.models import DieView, Place, UserRef
 from bot.service import GameService
 from bot.storage import Repository
 from bot.verify import verify_lines
@@ -79,7 +79,7 @@ async def test_fifty_concurrent_actions_on_one_game_give_fifty_consecutive_entri
     replies = await asyncio.gather(
         *(service.handle(HERE, ALICE, f"c{i}", Shoot(side="Axis")) for i in range(50))
     )
-    assert sorted(r.seq for r in replies) == list(range(start + 1, start + 51))
+    assert sorted(r.seq or 0 for r in replies) == list(range(start + 1, start + 51))
     dice = sorted(d.seq for r in replies for d in r.dice)
     assert dice == list(range(next_die, next_die + len(dice)))  # no die number twice or skipped
     hits = sum(int(dict(r.facts)["hits"]) for r in replies)
@@ -207,7 +207,7 @@ async def test_dice_derived_from_the_revealed_seeds_match_what_was_posted(
     service: GameService,
 ) -> None:
     await start_game(service)
-    posted = []
+    posted: list[DieView] = []
     posted += (await service.handle(HERE, ALICE, "d1", Shoot(side="Axis"))).dice
     await service.handle(HERE, BOB, "d2", gc.GameSeed(phrase="Bob's luck ☘"))
     posted += (await service.handle(HERE, BOB, "d3", gc.RollDice(dice="3d10+2"))).dice

@@ -1,0 +1,180 @@
+"""The hash chain and the export: an edited, removed or reordered entry is caught where it is."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot import game_commands as gc
+from bot.dice import FaceScript
+from bot.gamelog import canonical, entry_hash
+from bot.service import GameService
+from bot.storage import Repository
+from bot.verify import verify_lines
+from tests.bot.conftest import ALICE, BOB, HERE, start_game
+from tests.bot.toysystem import SYSTEM, Ammo, Shoot
+
+SYSTEMS = {"toy": SYSTEM}
+VERIFY_DICE = Path(__file__).resolve().parents[2] / "bot" / "verify_dice.py"
+
+
+@pytest.fixture
+async def exported(service: GameService) -> list[str]:
+    await start_game(service)
+    await service.handle(HERE, ALICE, "a1", Shoot(side="Axis"))
+    await service.handle(HERE, BOB, "a2", gc.GameSeed(phrase="bob"))
+    await service.handle(HERE, BOB, "a3", Shoot(side="Allied", careful=True))
+    await service.handle(HERE, ALICE, "a4", Ammo(side="Axis", level=3))
+    await service.handle(HERE, ALICE, "a5", gc.RollDice(dice="2d6", reason="test"))
+    await service.handle(HERE, ALICE, "a6", gc.GameEnd())
+    reply = await service.handle(HERE, ALICE, "a7", gc.GameExport())
+    assert reply.file is not None
+    return reply.file.content.decode("utf-8").splitlines()
+
+
+def test_the_untouched_export_verifies(exported: list[str]) -> None:
+    report = verify_lines(exported, SYSTEMS)
+    assert report.ok, report.message
+    assert report.counts is not None and report.counts["actions replayed"] == 3
+
+
+def resealed(line: str, **changes: object) -> str:
+    """An entry edited by someone who also recomputed its own hash (but cannot fix the next)."""
+    data = json.loads(line)
+    data.pop("hash")
+    data.update(changes)
+    data["hash"] = entry_hash(canonical(data))
+    return canonical(data)
+
+
+@pytest.mark.parametrize("number", range(1, 10))
+def test_editing_any_entry_is_caught_at_that_entry(exported: list[str], number: int) -> None:
+    lines = list(exported)
+    data = json.loads(lines[number])
+    data["at"] = "1999-01-01T00:00:00.000+00:00"
+    lines[number] = canonical(data)
+    report = verify_lines(lines, SYSTEMS)
+    assert not report.ok and report.seq == number, report.message
+    lines[number] = resealed(exported[number], at="1999-01-01T00:00:00.000+00:00")
+    report = verify_lines(lines, SYSTEMS)
+    assert not report.ok
+    if number < 9:  # the next entry no longer follows it
+        assert report.seq == number + 1 and "prev" in report.message
+    else:  # the last one no longer matches the exported head
+        assert report.seq == 9 and "log head" in report.message
+
+
+def test_changing_a_die_and_resealing_the_whole_chain_is_caught_by_the_seed(
+    exported: list[str],
+) -> None:
+    lines = list(exported)
+    # entry 4 is alice's shot; change its first die and re-chain everything after it
+    entry = json.loads(lines[4])
+    assert entry["kind"] == "action"
+    entry["dice"][0]["face"] = entry["dice"][0]["face"] % 6 + 1
+    prev = json.loads(lines[3])["hash"]
+    for index in range(4, len(lines)):
+        data = entry if index == 4 else json.loads(lines[index])
+        data.pop("hash", None)
+        data["prev"] = prev
+        data["hash"] = prev = entry_hash(canonical(data))
+        lines[index] = canonical(data)
+    header = json.loads(lines[0])
+    header["head"]["hash"] = prev
+    lines[0] = canonical(header)
+    report = verify_lines(lines, SYSTEMS)
+    assert not report.ok and report.seq == 4
+    assert "seed gives" in report.message
+
+
+def test_removing_an_entry_is_caught(exported: list[str]) -> None:
+    lines = exported[:5] + exported[6:]
+    report = verify_lines(lines, SYSTEMS)
+    assert not report.ok and report.seq == 5
+
+
+def test_removing_the_last_entry_is_caught_by_the_head(exported: list[str]) -> None:
+    report = verify_lines(exported[:-1], SYSTEMS)
+    assert not report.ok and "log head" in report.message
+
+
+def test_reordering_entries_is_caught(exported: list[str]) -> None:
+    lines = list(exported)
+    lines[5], lines[6] = lines[6], lines[5]
+    report = verify_lines(lines, SYSTEMS)
+    assert not report.ok and report.seq == 5
+
+
+def test_a_forged_outcome_is_caught_by_replaying_the_rules(exported: list[str]) -> None:
+    lines = list(exported)
+    prev = json.loads(lines[3])["hash"]
+    for index in range(4, len(lines)):
+        data = json.loads(lines[index])
+        data.pop("hash")
+        if index == 4:
+            data["outcome"]["facts"] = [["hits", "5"]]
+        data["prev"] = prev
+        data["hash"] = prev = entry_hash(canonical(data))
+        lines[index] = canonical(data)
+    header = json.loads(lines[0])
+    header["head"]["hash"] = prev
+    lines[0] = canonical(header)
+    report = verify_lines(lines, SYSTEMS)
+    assert not report.ok and report.seq == 4 and "outcome" in report.message
+
+
+def test_the_standalone_verifier_runs_alone_and_reports_the_first_mismatch(
+    exported: list[str], tmp_path: Path
+) -> None:
+    good = tmp_path / "good.jsonl"
+    good.write_text("\n".join(exported) + "\n", encoding="utf-8")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(exported[:3] + exported[4:]) + "\n", encoding="utf-8")
+    env = {"PATH": "/usr/bin:/bin", "PYTHONNOUSERSITE": "1"}
+    ok = subprocess.run(
+        [sys.executable, "-I", "-S", str(VERIFY_DICE), str(good)],
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60,
+    )  # fmt: skip
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert ok.stdout.startswith("OK: 9 entries")
+    failed = subprocess.run(
+        [sys.executable, "-I", "-S", str(VERIFY_DICE), str(bad)],
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60,
+    )  # fmt: skip
+    assert failed.returncode == 1
+    assert failed.stdout.startswith("MISMATCH at entry 3: has sequence number 4")
+
+
+def test_the_standalone_verifier_imports_only_the_standard_library() -> None:
+    import ast
+
+    tree = ast.parse(VERIFY_DICE.read_text(encoding="utf-8"))
+    modules = {
+        alias.name.split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+    } | {
+        node.module.split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module
+    }
+    assert modules <= set(sys.stdlib_module_names) | {"__future__"}
+
+
+async def test_the_log_refuses_updates_and_deletes(repo: Repository, tmp_path: Path) -> None:
+    service = GameService(repo, SYSTEMS, script=FaceScript([]))
+    await start_game(service)
+    db = sqlite3.connect(tmp_path / "referee.db")
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        db.execute("UPDATE entries SET body = '{}' WHERE seq = 1")
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        db.execute("DELETE FROM entries")
+    assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    assert db.execute("SELECT version FROM schema_version").fetchone() == (1,)
+    db.close()

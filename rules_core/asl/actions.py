@@ -13,7 +13,7 @@ from typing import Annotated, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.config import JsonDict
 
-from rules_core.asl.state import Phase, UnitKind, WeaponKind, WeaponStatus
+from rules_core.asl.state import FireMarker, Phase, UnitKind, WeaponKind, WeaponStatus
 
 _SIDE: JsonDict = {"autocomplete": "side"}
 _UNIT: JsonDict = {"autocomplete": "unit"}
@@ -83,6 +83,7 @@ class AddWeapon(BaseModel):
     )
     status: WeaponStatus = Field(default="ok", description="Current status")
     low_ammo: bool = Field(default=False, description="Marked Low Ammo (FB16.42)")
+    marker: FireMarker = Field(default="none", description="Fire marker it carries now")
     update: bool = Field(default=False, description="Replace an existing weapon of this name")
 
 

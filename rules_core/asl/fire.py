@@ -321,6 +321,12 @@ def firing_side(state: AslState, action: Fire) -> str | None:
 
 def _validate_markers(weapon: Weapon, phase: str, sustained: bool, fpf: bool) -> None:
     marker = weapon.fire_marker
+    if sustained and not fpf and marker != "first":
+        raise IllegalAction(
+            f"Sustained Fire is Subsequent First Fire or Final Fire by a MG marked First Fire, "
+            f"or FPF; {weapon.name} is not marked First Fire.",
+            rule="A9.3",
+        )
     if marker == "none":
         return
     if fpf and marker in ("first", "final"):

@@ -150,6 +150,7 @@ def add_weapon(state: AslState, action: AddWeapon) -> Outcome[AslState]:
         special_ammo=_special_ammo(action.special_ammo),
         status=action.status,
         low_ammo=action.low_ammo,
+        fire_marker=action.marker,
     )
     existing = state.weapon(action.name)
     if existing is not None:

@@ -74,7 +74,7 @@ def test_E2_1_x10_only(dr: int, status: str) -> None:
     [(10, "malfunctioned", "A9.3"), (11, "malfunctioned", "A9.3"), (12, "eliminated", "A.11")],
 )
 def test_E2_2_hmg_sustained_fire_level3(dr: int, status: str, rule: str) -> None:
-    state = one_weapon(3, phase="dfph", phasing="Allied", rof=3)
+    state = one_weapon(3, phase="dfph", phasing="Allied", rof=3, marker="first")
     got, got_rule, _ = status_after_fire(state, dr, sustained=("W",))
     assert (got, got_rule) == (status, rule)
 
@@ -250,7 +250,7 @@ def test_E13_depletion_number_below_2_is_unavailable() -> None:
 
 
 def test_E18_level4_sustained_fire_refused_in_DFPh_allowed_as_FPF() -> None:
-    dfph = one_weapon(4, phase="dfph", phasing="Allied", rof=2)
+    dfph = one_weapon(4, phase="dfph", phasing="Allied", rof=2, marker="first")
     refused(dfph, Fire(weapons=("W",), sustained=("W",)), IllegalAction, "FB16.51")
     mph = one_weapon(4, phase="mph", phasing="Allied", rof=2)
     fpf = Fire(weapons=("W",), sustained=("W",), fpf=True)

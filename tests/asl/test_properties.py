@@ -136,10 +136,16 @@ def fg_state(level: int) -> AslState:
     )
 
 
+def first_fired(state: AslState) -> AslState:
+    hmg = state.weapon("HMG")
+    assert hmg is not None
+    return state.with_weapons({"HMG": hmg.model_copy(update={"fire_marker": "first"})})
+
+
 def test_fast_fire_odds_equal_the_brute_force_enumeration() -> None:
     cases: list[tuple[AslState, Fire]] = [
-        (fg_state(4), Fire(weapons=("HMG", "LMG"), units=("A", "B"))),
-        (fg_state(0), Fire(weapons=("HMG", "LMG"), sustained=("HMG",))),
+        (fg_state(4), Fire(weapons=("HMG", "LMG"), units=("A", "B"), lowering=("LMG:1",))),
+        (first_fired(fg_state(0)), Fire(weapons=("HMG", "LMG"), sustained=("HMG",))),
         (fg_state(5), Fire(weapons=("LMG", "ATR"), units=("A",))),
         (fg_state(2), Fire(weapons=("HMG", "LMG", "ATR"))),
         (fg_state(3), Fire(units=("A", "B"))),

@@ -100,9 +100,9 @@ def test_T_A1_6_FG_MMG_rof2_LMG_rof1_colored_2() -> None:
 
 
 def a2_state() -> AslState:
-    """A German HMG (Sustained Fire) and LMG in one FG, DEFENDER in the DFPh."""
+    """A German HMG (First Fire marker: Sustained Fire) and a LMG in one FG, in the DFPh."""
     return build(
-        AddWeapon(name="HMG", side="Axis", kind="sw_mg", rof=3),
+        AddWeapon(name="HMG", side="Axis", kind="sw_mg", rof=3, marker="first"),
         AddWeapon(name="LMG", side="Axis", kind="sw_mg", rof=1),
         SetPhase(phase="dfph", side="Allied"),
     )
@@ -113,6 +113,14 @@ A2_FIRE = Fire(weapons=("HMG", "LMG"), sustained=("HMG",))
 
 def statuses(state: AslState) -> dict[str, tuple[str, str]]:
     return {w.name: (w.status, w.fire_marker) for w in state.weapons}
+
+
+def test_T_A2_sustained_fire_needs_a_First_Fire_marker() -> None:
+    state = a2_state()
+    unmarked = state.with_weapons(
+        {"HMG": state.weapons[0].model_copy(update={"fire_marker": "none"})}
+    )
+    refused(unmarked, A2_FIRE, IllegalAction, "A9.3")
 
 
 def test_T_A2_1_dr9_nothing() -> None:
@@ -132,7 +140,7 @@ def test_T_A2_2_dr10_one_candidate_HMG_malfunctions_no_RS() -> None:
     assert fates(out)["LMG"] == "fine"
     assert len(out.rolls) == 1
     assert out.explanation()[1] == "A9.3: Original DR 10 ≥ B10 — HMG malfunctioned"
-    assert statuses(out.state) == {"HMG": ("malfunctioned", "none"), "LMG": ("ok", "final")}
+    assert statuses(out.state) == {"HMG": ("malfunctioned", "first"), "LMG": ("ok", "final")}
 
 
 def test_T_A2_3_dr11_HMG_malfunctions_no_RS() -> None:
@@ -140,7 +148,7 @@ def test_T_A2_3_dr11_HMG_malfunctions_no_RS() -> None:
     assert fates(out)["HMG"] == "malfunctioned"
     assert fates(out)["Residual FP (HMG)"] == "none"
     assert len(out.rolls) == 1
-    assert statuses(out.state)["HMG"] == ("malfunctioned", "none")
+    assert statuses(out.state)["HMG"] == ("malfunctioned", "first")
 
 
 def test_T_A2_4_dr12_RS_HMG5_LMG3_HMG_removed_LMG_fine() -> None:
@@ -160,7 +168,7 @@ def test_T_A2_4_dr12_RS_HMG5_LMG3_HMG_removed_LMG_fine() -> None:
         "Random Selection dr (HMG) 5",
         "Random Selection dr (LMG) 3",
     ]
-    assert statuses(out.state) == {"HMG": ("eliminated", "none"), "LMG": ("ok", "final")}
+    assert statuses(out.state) == {"HMG": ("eliminated", "first"), "LMG": ("ok", "final")}
 
 
 def test_T_A2_5_dr12_RS_HMG2_LMG6_LMG_malfunctions_HMG_keeps_Final_Fire() -> None:
@@ -183,6 +191,6 @@ def test_T_A2_6_dr12_RS_tie_4_4_both_affected() -> None:
         "Residual FP (LMG)": "none",
     }
     assert statuses(out.state) == {
-        "HMG": ("eliminated", "none"),
+        "HMG": ("eliminated", "first"),
         "LMG": ("malfunctioned", "none"),
     }

@@ -84,6 +84,7 @@ class UnitAdd(_Action):
     internals: InternalStocks = Field(default="NONE", description="Internal stocks marker")
     out_of_supply: bool = Field(default=False, description="It carries an Out of Supply marker")
     load: str = Field(default="0 T", description='Transport Points: SP loaded, e.g. "3 SP"')
+    organic: bool = Field(default=False, description="Transport Points: they are Organic Trucks")
 
 
 class Attack(_Action):

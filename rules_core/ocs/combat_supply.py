@@ -68,7 +68,7 @@ def _combat_units(state: OcsState, names: Sequence[str]) -> list[Unit]:
 
 
 def _reachable(state: OcsState, hex: str | None, side: str) -> int:
-    return 0 if hex is None else state.own_dump(hex, side).tokens
+    return 0 if hex is None else state.supply_at(hex, side)
 
 
 def resolve_attack(state: OcsState, action: Attack) -> Outcome[OcsState]:
@@ -154,7 +154,7 @@ def resolve_attack(state: OcsState, action: Attack) -> Outcome[OcsState]:
             )
     new_state = state.with_units(*changed)
     if action.dump is not None:
-        new_state = new_state.with_dump(side, action.dump, left)
+        new_state = new_state.spend(action.dump, side, available - left)
     paid = available - left
     if paid:
         facts.append(("Dump", f"-{format_tokens(paid)}"))
@@ -237,7 +237,7 @@ def resolve_defend(state: OcsState, action: Defend) -> Outcome[OcsState]:
         facts.append((unit.name, f"defends ×{multiplier}"))
     new_state = state.with_units(*changed)
     if action.dump is not None:
-        new_state = new_state.with_dump(side, action.dump, left)
+        new_state = new_state.spend(action.dump, side, available - left)
     return Outcome[OcsState](state=new_state, steps=tuple(steps), facts=tuple(facts))
 
 

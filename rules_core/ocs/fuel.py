@@ -122,20 +122,20 @@ def resolve_fuel(state: OcsState, action: FuelAction) -> Outcome[OcsState]:
         raise InvalidInput(f"{action.target} belongs to {side}, not {action.side}.")
     if marker is not None and marker in state.fuel_markers:
         raise IllegalAction(f"{action.target} is already fueled.", rule=rule.rule)
-    dump = state.own_dump(action.dump, side)
-    if dump.tokens < rule.tokens:
+    held = state.supply_at(action.dump, side)
+    if held < rule.tokens:
         raise IllegalAction(
-            f"Fuel costs {format_tokens(rule.tokens)}; the dump in {dump.hex} holds "
-            f"{format_tokens(dump.tokens)}.",
+            f"Fuel costs {format_tokens(rule.tokens)}; the dump in {action.dump} holds "
+            f"{format_tokens(held)}.",
             rule=rule.rule,
         )
-    new_state = state.with_units(*changed).with_dump(side, dump.hex, dump.tokens - rule.tokens)
+    new_state = state.with_units(*changed).spend(action.dump, side, rule.tokens)
     if marker is not None:
         new_state = new_state.model_copy(update={"fuel_markers": (*state.fuel_markers, marker)})
     step = Step(
         rule=rule.rule,
-        text=f"{action.target}: {format_tokens(rule.tokens)} from {dump.hex} fuels {rule.covers}, "
-        f"lasting {rule.lasts}",
+        text=f"{action.target}: {format_tokens(rule.tokens)} from {action.dump} fuels "
+        f"{rule.covers}, lasting {rule.lasts}",
     )
     facts = ((action.target, f"fueled, {rule.lasts}"), ("Dump", f"-{format_tokens(rule.tokens)}"))
     return Outcome[OcsState](state=new_state, steps=(step,), facts=facts)

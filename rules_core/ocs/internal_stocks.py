@@ -49,7 +49,8 @@ def resolve_recover(state: OcsState, action: Recover) -> Outcome[OcsState]:
     ('LOW', ())
     """
     state.check_side(action.side)
-    dump = state.own_dump(action.dump, action.side)
+    # 12.10e B: every dump the units reach must pay, except SP loaded on Organic Trucks
+    available = state.supply_at(action.dump, action.side, organic=False)
     if action.units:
         units = state.side_units(action.units, action.side)
         unmarked = [u.name for u in units if u.internals == "NONE"]
@@ -67,7 +68,6 @@ def resolve_recover(state: OcsState, action: Recover) -> Outcome[OcsState]:
             f"{action.side} has no unit marked Low or Exhausted.", rule="OCS 12.10e"
         )
     needed = sum(LEVELS_TO_RECOVER[u.internals] * recovery_cost_per_level(u) for u in units)
-    available = dump.tokens
     steps: list[Step] = []
     facts: list[Fact] = []
     changed: list[Unit] = []
@@ -105,13 +105,15 @@ def resolve_recover(state: OcsState, action: Recover) -> Outcome[OcsState]:
         steps.append(
             Step(
                 rule="OCS 12.10e C",
-                text=f"recovery needs {format_tokens(needed)}, {dump.hex} holds "
+                text=f"recovery needs {format_tokens(needed)}, {action.dump} holds "
                 f"{format_tokens(available)}: all of it is expended"
                 + (f"; {format_tokens(wasted)} buys no level and is wasted" if wasted else ""),
             )
         )
     facts.append(("Dump", f"-{format_tokens(spent_total)}"))
-    new_state = state.with_units(*changed).with_dump(action.side, dump.hex, available - spent_total)
+    new_state = state.with_units(*changed).spend(
+        action.dump, action.side, spent_total, organic=False
+    )
     return Outcome[OcsState](state=new_state, steps=tuple(steps), facts=tuple(facts))
 
 

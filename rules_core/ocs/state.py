@@ -88,6 +88,8 @@ class Unit(BaseModel):
     trace: TraceCheck = "traced"
     had_genuine_trace_last_check: bool = True
     load_tokens: int = Field(default=0, ge=0)
+    organic: bool = False
+    """Organic Transport Points: their load is exempt from recovery (12.10e B)."""
     location: Location = "map"
     return_turn: int | None = None
 
@@ -208,6 +210,64 @@ class OcsState(BaseModel):
             )
             dumps.insert(index, Dump(side=side, hex=hex, tokens=tokens))
         return self.model_copy(update={"dumps": tuple(dumps)})
+
+    def carriers(self, hex: str, side: str, *, organic: bool = True) -> list[Unit]:
+        """``side``'s loaded Transport Points on the map in ``hex`` (Organic ones last)."""
+        loaded = [
+            u
+            for u in self.units
+            if u.kind == "transport"
+            and u.side == side
+            and u.hex == hex
+            and u.location == "map"
+            and u.load_tokens > 0
+            and (organic or not u.organic)
+        ]
+        return sorted(loaded, key=lambda u: u.organic)
+
+    def supply_at(self, hex: str, side: str, *, organic: bool = True) -> int:
+        """Tokens ``side`` can use in ``hex``: on the ground and loaded (OCS 12.1b).
+
+        :raises IllegalAction: the only supply there is the other side's (12.1d).
+        :raises InvalidInput: ``side`` has no supply there.
+
+        >>> trucks = Unit(name="T", side="Axis", kind="transport", hex="A1", load_tokens=4)
+        >>> ground = Dump(side="Axis", hex="A1", tokens=2)
+        >>> s = OcsState(sides=("Axis",), units=(trucks,), dumps=(ground,))
+        >>> s.supply_at("A1", "Axis")
+        6
+        """
+        loads = sum(u.load_tokens for u in self.carriers(hex, side, organic=organic))
+        if self.dump_at(hex, side) is None and not self.carriers(hex, side):
+            self.own_dump(hex, side)  # raises the right refusal
+        return self.dump_tokens(hex, side) + loads
+
+    def spend(self, hex: str, side: str, tokens: int, *, organic: bool = True) -> OcsState:
+        """A copy with ``tokens`` taken from ``side``'s supply in ``hex``: ground first, then loads.
+
+        >>> trucks = Unit(name="T", side="Axis", kind="transport", hex="A1", load_tokens=4)
+        >>> ground = Dump(side="Axis", hex="A1", tokens=2)
+        >>> s = OcsState(sides=("Axis",), units=(trucks,), dumps=(ground,))
+        >>> after = s.spend("A1", "Axis", 3)
+        >>> after.dumps, after.units[0].load_tokens
+        ((), 3)
+        """
+        if tokens < 0:
+            raise ValueError(f"cannot spend a negative amount ({tokens} T)")
+        ground = self.dump_tokens(hex, side)
+        from_ground = min(ground, tokens)
+        state = self.with_dump(side, hex, ground - from_ground) if from_ground else self
+        left = tokens - from_ground
+        changed: list[Unit] = []
+        for carrier in self.carriers(hex, side, organic=organic):
+            if left == 0:
+                break
+            taken = min(left, carrier.load_tokens)
+            left -= taken
+            changed.append(carrier.model_copy(update={"load_tokens": carrier.load_tokens - taken}))
+        if left:
+            raise ValueError(f"a dump may never go negative: {left} T short in {hex}")
+        return state.with_units(*changed) if changed else state
 
     def dump_tokens(self, hex: str, side: str) -> int:
         """Tokens of ``side`` on the ground in ``hex`` (0 when there is no dump)."""

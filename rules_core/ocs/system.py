@@ -121,6 +121,7 @@ def resolve_unit_add(state: OcsState, action: UnitAdd) -> Outcome[OcsState]:
         out_of_supply=action.out_of_supply,
         internals=action.internals,
         load_tokens=load,
+        organic=action.organic,
     )
     text = f"{name} ({action.side} {action.kind}, {unit.steps} step(s), {unit.re} RE, AR {unit.ar})"
     if load:

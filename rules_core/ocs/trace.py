@@ -85,27 +85,26 @@ def resolve_trace(state: OcsState, action: Trace) -> Outcome[OcsState]:
             )
         if action.dump is None:
             raise InvalidInput("Name the dump that feeds them (dump:<hex>).")
-        dump = state.own_dump(action.dump, side)
+        held = state.supply_at(action.dump, side)
         re_fed = sum((u.re for u in units), Fraction(0))
         cost = eating_cost(u.re for u in units)
-        if cost > dump.tokens:
+        if cost > held:
             raise IllegalAction(
-                f"Feeding {re_fed} RE costs {format_tokens(cost)}; the dump in {dump.hex} holds "
-                f"{format_tokens(dump.tokens)}.",
+                f"Feeding {re_fed} RE costs {format_tokens(cost)}; the dump in {action.dump} "
+                f"holds {format_tokens(held)}.",
                 rule="OCS 12.6c",
             )
         steps.append(
             Step(
                 rule="OCS 12.6c",
                 text=f"{re_fed} RE eat off the map: ceil({re_fed} / 2) = {format_tokens(cost)} "
-                f"from {dump.hex}",
+                f"from {action.dump}",
             )
         )
         facts.extend((u.name, "ate off the map") for u in units)
         facts.append(("Dump", f"-{format_tokens(cost)}"))
-        new_state = state.with_units(*[_record(u, "ate", False) for u in units]).with_dump(
-            side, dump.hex, dump.tokens - cost
-        )
+        fed = state.with_units(*[_record(u, "ate", False) for u in units])
+        new_state = fed.spend(action.dump, side, cost)
     else:
         for unit in units:
             steps.append(

@@ -99,6 +99,10 @@ class Attack(_Action):
         description="Hex of the dump they draw from (none reachable: omit)",
         json_schema_extra=_DUMP,
     )
+    organic: bool = Field(
+        default=True,
+        description="Draw on SP loaded on Organic Trucks too (12.10a: may use internals)",
+    )
 
 
 class Defend(_Action):
@@ -110,6 +114,10 @@ class Defend(_Action):
         default=None,
         description="Hex of the dump they draw from (none reachable: omit)",
         json_schema_extra=_DUMP,
+    )
+    organic: bool = Field(
+        default=True,
+        description="Draw on SP loaded on Organic Trucks too (12.10a: may use internals)",
     )
     withhold: bool = Field(default=False, description="Withhold combat supply: defend at half")
 

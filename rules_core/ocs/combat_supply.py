@@ -67,8 +67,8 @@ def _combat_units(state: OcsState, names: Sequence[str]) -> list[Unit]:
     return units
 
 
-def _reachable(state: OcsState, hex: str | None, side: str) -> int:
-    return 0 if hex is None else state.supply_at(hex, side)
+def _reachable(state: OcsState, hex: str | None, side: str, organic: bool) -> int:
+    return 0 if hex is None else state.supply_at(hex, side, organic=organic)
 
 
 def resolve_attack(state: OcsState, action: Attack) -> Outcome[OcsState]:
@@ -87,7 +87,7 @@ def resolve_attack(state: OcsState, action: Attack) -> Outcome[OcsState]:
     """
     units = _combat_units(state, action.attackers)
     side = units[0].side
-    available = _reachable(state, action.dump, side)
+    available = _reachable(state, action.dump, side, action.organic)
     dak = state.options.dak_brigades
     costs = {u.name: attacker_cost(u, dak_brigades=dak) for u in units}
     left = available
@@ -154,7 +154,7 @@ def resolve_attack(state: OcsState, action: Attack) -> Outcome[OcsState]:
             )
     new_state = state.with_units(*changed)
     if action.dump is not None:
-        new_state = new_state.spend(action.dump, side, available - left)
+        new_state = new_state.spend(action.dump, side, available - left, organic=action.organic)
     paid = available - left
     if paid:
         facts.append(("Dump", f"-{format_tokens(paid)}"))
@@ -177,7 +177,7 @@ def resolve_defend(state: OcsState, action: Defend) -> Outcome[OcsState]:
     """
     units = _combat_units(state, action.defenders)
     side = units[0].side
-    available = _reachable(state, action.dump, side)
+    available = _reachable(state, action.dump, side, action.organic)
     cost = defender_cost(units)
     total_re = sum((u.re for u in units), Fraction(0))
     steps: list[Step] = [
@@ -237,7 +237,7 @@ def resolve_defend(state: OcsState, action: Defend) -> Outcome[OcsState]:
         facts.append((unit.name, f"defends ×{multiplier}"))
     new_state = state.with_units(*changed)
     if action.dump is not None:
-        new_state = new_state.spend(action.dump, side, available - left)
+        new_state = new_state.spend(action.dump, side, available - left, organic=action.organic)
     return Outcome[OcsState](state=new_state, steps=tuple(steps), facts=tuple(facts))
 
 

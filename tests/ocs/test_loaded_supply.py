@@ -45,3 +45,11 @@ def test_organic_load_is_used_last_when_paying() -> None:
         ORGANIC.model_copy(update={"load_tokens": 2}),
         TRUCKS.model_copy(update={"load_tokens": 0}),
     )
+
+
+def test_units_may_use_internals_when_the_only_dump_is_on_organic_trucks() -> None:
+    one = Unit(name="One", side="Axis")
+    state = game(one, ORGANIC)
+    out = run(state, Attack(attackers=("One",), dump="A1", organic=False))
+    assert out.state == game(one.model_copy(update={"internals": "LOW"}), ORGANIC)
+    assert out.rules_cited() == ["OCS 12.10b"]

@@ -39,6 +39,9 @@ from discord import app_commands
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
+from bot.errors import UserError
+from rules_core.errors import RulesError
+
 ActionHandler = Callable[
     [discord.Interaction[Any], tuple[str, ...], dict[str, Any], bool], Awaitable[None]
 ]
@@ -114,16 +117,19 @@ def build_commands(
     names: NameLookup,
     *,
     group_help: Mapping[str, str] | None = None,
+    guild_only: bool = True,
 ) -> list[AppCommand]:
     """Top-level commands and groups for ``models``, to add to a command tree.
 
     ``group_help`` gives the help text of groups by dotted path (``"asl"``, ``"asl.unit"``).
+    With ``guild_only`` (games live in server channels and threads) Discord offers the commands
+    nowhere else, not in direct messages.
     """
     group_help = group_help or {}
     top: dict[str, AppCommand] = {}
     for model in models:
         path = command_path(model)
-        command = build_command(model, handler, names)
+        command = build_command(model, handler, names, guild_only=guild_only and len(path) == 1)
         if len(path) == 1:
             if path[0] in top:
                 raise TypeError(f"two commands are called /{path[0]}")
@@ -131,13 +137,13 @@ def build_commands(
             continue
         parent = top.get(path[0])
         if parent is None:
-            parent = top[path[0]] = _group(path[:1], group_help)
+            parent = top[path[0]] = _group(path[:1], group_help, guild_only=guild_only)
         if not isinstance(parent, app_commands.Group):
             raise TypeError(f"/{path[0]} is both a command and a group")
         if len(path) == 3:
             sub = parent.get_command(path[1])
             if sub is None:
-                sub = _group(path[:2], group_help)
+                sub = _group(path[:2], group_help)  # subgroups inherit guild_only
                 parent.add_command(sub)
             if not isinstance(sub, app_commands.Group):
                 raise TypeError(f"/{' '.join(path[:2])} is both a command and a group")
@@ -147,9 +153,9 @@ def build_commands(
 
 
 def build_command(
-    model: type[BaseModel], handler: ActionHandler, names: NameLookup
+    model: type[BaseModel], handler: ActionHandler, names: NameLookup, *, guild_only: bool = False
 ) -> app_commands.Command[Any, ..., Any]:
-    """The slash command declared by one action model."""
+    """The slash command declared by one action model (``guild_only`` for a top-level one)."""
     path = command_path(model)
     specs = option_specs(model)
     rolls_dice = bool(getattr(model, "rolls_dice", False))
@@ -188,6 +194,7 @@ def build_command(
         descriptions["preview"] = PREVIEW_HELP
     fn: Any = callback
     fn.__signature__ = inspect.Signature(parameters)
+    fn.__discord_app_commands_guild_only__ = guild_only
     fn.__discord_app_commands_param_description__ = descriptions
     fn.__discord_app_commands_param_rename__ = {
         spec.name: spec.display_name for spec in specs if spec.display_name != spec.name
@@ -203,10 +210,14 @@ def build_command(
     )
 
 
-def _group(path: Sequence[str], group_help: Mapping[str, str]) -> app_commands.Group:
+def _group(
+    path: Sequence[str], group_help: Mapping[str, str], *, guild_only: bool = False
+) -> app_commands.Group:
     key = ".".join(path)
     return app_commands.Group(
-        name=path[-1], description=_cut(group_help.get(key) or f"/{' '.join(path)} commands")
+        name=path[-1],
+        description=_cut(group_help.get(key) or f"/{' '.join(path)} commands"),
+        guild_only=guild_only,
     )
 
 
@@ -267,8 +278,12 @@ def _autocomplete(
         # In a list, complete the last name and keep the ones already typed before it.
         done, _, typing_now = current.rpartition(",") if spec.is_list else ("", "", current)
         prefix = ", ".join(n.strip() for n in done.split(",") if n.strip())
+        try:
+            found = await names(interaction, kind, typing_now.strip())
+        except (RulesError, UserError):
+            return []  # no game here, say: nothing to offer (the command will say why)
         choices = []
-        for name in await names(interaction, kind, typing_now.strip()):
+        for name in found:
             value = f"{prefix}, {name}" if prefix else name
             if len(value) <= LIMIT:
                 choices.append(app_commands.Choice(name=value, value=value))

@@ -42,9 +42,13 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
     message = user_message(error)
     if message is None:
         original = getattr(error, "original", error)
-        command = interaction.command.qualified_name if interaction.command else "?"
+        if interaction.command is not None:
+            command = "/" + interaction.command.qualified_name
+        else:  # a button or another component
+            data: dict[str, Any] = dict(interaction.data or {})
+            command = str(data.get("custom_id", "?"))
         log.error(
-            "Unexpected error in interaction %s (/%s, user %s, channel %s)",
+            "Unexpected error in interaction %s (%s, user %s, channel %s)",
             interaction.id,
             command,
             interaction.user.id,
@@ -72,4 +76,16 @@ class RefereeTree(app_commands.CommandTree[Any]):
         await report_error(interaction, error)
 
 
-__all__ = ["APOLOGY", "RefereeTree", "report_error", "user_message"]
+class ReportingView(discord.ui.View):
+    """Base of the bot's views (buttons): their errors are answered like a command's."""
+
+    async def on_error(
+        self,
+        interaction: discord.Interaction[Any],
+        error: Exception,
+        item: discord.ui.Item[Any],
+    ) -> None:
+        await report_error(interaction, error)
+
+
+__all__ = ["APOLOGY", "RefereeTree", "ReportingView", "report_error", "user_message"]

@@ -143,8 +143,9 @@ def _walk(node: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def test_one_word_action_is_a_top_level_command() -> None:
-    names = sorted(command["name"] for command in payload(*TOY_ACTIONS))
-    assert names == ["boom", "toy"]
+    commands = payload(*TOY_ACTIONS)
+    assert sorted(command["name"] for command in commands) == ["boom", "toy"]
+    assert [command["dm_permission"] for command in commands] == [False, False]  # servers only
 
 
 async def test_callback_passes_only_typed_options_converted_for_the_model() -> None:
@@ -176,6 +177,15 @@ async def test_list_autocomplete_keeps_earlier_names_and_stays_within_limits() -
     assert len(choices) == 25
     assert choices[0].value == "MMG, HMG, W0"
     assert all(len(choice.name) <= 100 for choice in choices)
+
+
+async def test_autocomplete_offers_nothing_when_the_lookup_refuses() -> None:
+    async def no_game(interaction: Any, kind: str, current: str) -> list[str]:
+        raise NoGameHere("There is no game in this channel.")
+
+    weapons = build_command(Fire, Recorder(), no_game)._params["weapons"]
+    assert weapons.autocomplete is not None
+    assert await weapons.autocomplete(object(), "MM") == []
 
 
 def test_path_and_help_come_from_the_model() -> None:

@@ -135,7 +135,7 @@ async def test_a_bug_is_logged_with_the_interaction_id_and_apologised_for(
     assert reply.ephemeral
     assert reply.content == APOLOGY.format(id=sent.id)
     log = bot.output()
-    assert f"Unexpected error in interaction {sent.id} (/boom" in log
+    assert f"Unexpected error in interaction {sent.id} (/boom, user" in log
     assert "RuntimeError: a bug in a handler" in log
 
 
@@ -149,6 +149,7 @@ async def test_help_lists_every_command_with_its_help(toy: tuple[FakeDiscord, Bo
         "`/boom` — A command whose handler has a bug.",
         "`/help` — List the bot's commands with what each one does.",
         "`/sync` — Owner only: send the command list to Discord again now.",
+        "`/toy export` — Export the toy game as a file.",
         "`/toy fire` — Fire weapons at a target; rolls the IFT DR.",
         "`/toy refuse` — A command the rules refuse.",
         "`/toy unit add` — Add a unit to the game.",
@@ -267,13 +268,51 @@ async def test_button_click_reaches_the_view_of_the_message(
     discord, _ = toy
     sent = await discord.slash(["toy", "unit", "list"])
     reply = await sent.next_reply()
-    assert reply.custom_ids == ["toy:again"]
+    assert reply.custom_ids == ["toy:again", "toy:repair"]
     assert reply.message is not None
     click = await discord.click("toy:again", reply.message["id"], user="bob")
     update = await click.next_reply()
     assert (update.kind, update.type) == ("callback", 7)
     assert update.content == "again, asked by bob"
     assert update.custom_ids == []
+
+
+async def test_a_deferred_answer_sends_its_file_as_a_follow_up(
+    toy: tuple[FakeDiscord, BotProcess],
+) -> None:
+    discord, _ = toy
+    sent = await discord.slash(["toy", "export"])
+    deferred = await sent.next_reply()
+    assert (deferred.type, deferred.ephemeral) == (5, False)
+    followup = await sent.next_reply()
+    assert (followup.kind, followup.content) == ("followup", "The game's log.")
+    assert [(f.filename, f.data) for f in followup.files] == [
+        ("toy.jsonl", b'{"seq": 1}\n{"seq": 2}\n')
+    ]
+    assert followup.message is not None
+    assert deferred.message is not None
+    assert followup.message["id"] == deferred.message["id"]  # it replaced "thinking…"
+    assert followup.message["attachments"][0]["filename"] == "toy.jsonl"
+    assert followup.message["flags"] == 0
+
+
+async def test_errors_behind_buttons_are_answered_like_commands(
+    toy: tuple[FakeDiscord, BotProcess],
+) -> None:
+    discord, bot = toy
+    sent = await discord.slash(["toy", "unit", "list"])
+    message = (await sent.next_reply()).message
+    assert message is not None
+    refused = await discord.click("toy:repair", message["id"], user="bob")
+    reply = await refused.next_reply()
+    assert (reply.ephemeral, reply.content) == (
+        True,
+        "Only the Axis player may repair this weapon.",
+    )
+    broken = await discord.click("toy:repair", message["id"], user="alice")
+    reply = await broken.next_reply()
+    assert (reply.ephemeral, reply.content) == (True, APOLOGY.format(id=broken.id))
+    assert f"Unexpected error in interaction {broken.id} (toy:repair, user" in bot.output()
 
 
 async def test_redelivered_interaction_cannot_be_answered_twice(

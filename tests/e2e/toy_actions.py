@@ -66,7 +66,15 @@ class Refuse(BaseModel):
     why: Literal["rules", "user"] = Field(description="Which kind of refusal")
 
 
-TOY_ACTIONS: tuple[type[BaseModel], ...] = (Fire, UnitAdd, UnitList, Boom, Refuse)
+class Export(BaseModel):
+    """Export the toy game as a file."""
+
+    model_config = ConfigDict(frozen=True)
+    read_only: ClassVar[bool] = True
+    action: Literal["toy.export"] = "toy.export"
+
+
+TOY_ACTIONS: tuple[type[BaseModel], ...] = (Fire, UnitAdd, UnitList, Boom, Refuse, Export)
 TOY_NAMES = {
     "weapon": ["MMG", "HMG", "LMG", "ATR"],
     "side": ["Axis", "Allied"],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from typing import Any
 
@@ -9,13 +10,14 @@ import discord
 
 from bot.appcommands import build_commands
 from bot.client import RefereeBot
+from bot.discord_tree import ReportingView
 from bot.errors import NotYourSide
 from rules_core.errors import IllegalAction
 from tests.e2e.toy_actions import TOY_ACTIONS, TOY_NAMES
 
 
-class AgainView(discord.ui.View):
-    """A button under a result, as "Roll again" under a kept ROF."""
+class AgainView(ReportingView):
+    """A button under a result, as "Roll again" under a kept ROF, and one that is refused."""
 
     @discord.ui.button(label="Again", custom_id="toy:again")
     async def again(
@@ -24,6 +26,14 @@ class AgainView(discord.ui.View):
         await interaction.response.edit_message(
             content=f"again, asked by {interaction.user.name}", view=None
         )
+
+    @discord.ui.button(label="Repair", custom_id="toy:repair")
+    async def repair(
+        self, interaction: discord.Interaction[Any], button: discord.ui.Button[AgainView]
+    ) -> None:
+        if interaction.user.name != "alice":
+            raise NotYourSide("Only the Axis player may repair this weapon.")
+        raise RuntimeError("a bug behind a button")
 
 
 async def handle(
@@ -38,6 +48,11 @@ async def handle(
         if options["why"] == "rules":
             raise IllegalAction("A lone leader may not use Sustained Fire.", rule="A9.3")
         raise NotYourSide("You do not hold the Axis seat; ask a referee to seat you.")
+    if path == ("toy", "export"):
+        await interaction.response.defer(thinking=True)
+        log = io.BytesIO(b'{"seq": 1}\n{"seq": 2}\n')
+        await interaction.followup.send("The game's log.", file=discord.File(log, "toy.jsonl"))
+        return
     echo = {"path": list(path), "options": options, "preview": preview}
     content = json.dumps(echo, sort_keys=True, default=str)
     if path == ("toy", "unit", "list"):

@@ -120,6 +120,8 @@ class SentInteraction:
     sent_at: float
     acknowledged: bool = False
     original_message_id: str | None = None
+    thinking: bool = False
+    """Deferred (type 5) and not answered yet: the next follow-up replaces the original."""
     replies: asyncio.Queue[Reply] = field(default_factory=asyncio.Queue)
 
     async def next_reply(self, timeout: float = 15.0) -> Reply:
@@ -527,10 +529,11 @@ class FakeDiscord:
                 data["flags"] = int(data.get("flags") or 0) | LOADING
             message = self._new_message(sent, data, files)
             sent.original_message_id = message["id"]
+            sent.thinking = kind == CALLBACK_DEFERRED_MESSAGE
         elif kind in (CALLBACK_DEFERRED_UPDATE, CALLBACK_UPDATE_MESSAGE):
             message = sent.payload.get("message")
             if message is not None and kind == CALLBACK_UPDATE_MESSAGE:
-                message.update({k: v for k, v in data.items() if k != "flags"})
+                message.update(_message_fields(data, None))
             sent.original_message_id = message["id"] if message else None
         sent.replies.put_nowait(Reply("callback", kind, data, files, message))
         response: dict[str, Any] = {
@@ -556,7 +559,14 @@ class FakeDiscord:
         if not rest and request.method == "POST":
             body, files = await _read_body(request)
             _check_message(body)
-            created = self._new_message(sent, body, files)
+            if sent.thinking:  # the first follow-up after a defer replaces the "thinking" message
+                created = self.messages[sent.original_message_id or ""]
+                visibility = int(created.get("flags") or 0) & EPHEMERAL  # the defer decided it
+                created.update(_message_fields(body, self._attachments(created["id"], files)))
+                created["flags"] = visibility
+                sent.thinking = False
+            else:
+                created = self._new_message(sent, body, files)
             sent.replies.put_nowait(Reply("followup", None, body, files, created))
             return _json(created, route=route)
         if len(rest) == 2 and rest[0] == "messages":
@@ -569,9 +579,11 @@ class FakeDiscord:
             if request.method == "PATCH":
                 body, files = await _read_body(request)
                 _check_message(body)
-                message.update({k: v for k, v in body.items() if k != "flags"})
+                attachments = self._attachments(message["id"], files) if files else None
+                message.update(_message_fields(body, attachments))
                 message["flags"] = int(message.get("flags") or 0) & ~LOADING
                 message["edited_timestamp"] = p.now_iso()
+                sent.thinking = False
                 sent.replies.put_nowait(Reply("edit", None, body, files, message))
                 return _json(message, route=route)
             if request.method == "DELETE":
@@ -585,16 +597,7 @@ class FakeDiscord:
         self, sent: SentInteraction, body: dict[str, Any], files: list[UploadedFile]
     ) -> dict[str, Any]:
         message_id = p.snowflake()
-        attachments = [
-            {
-                "id": p.snowflake(),
-                "filename": upload.filename,
-                "size": len(upload.data),
-                "url": f"{self.api_base}/attachments/{message_id}/{upload.filename}",
-                "proxy_url": f"{self.api_base}/attachments/{message_id}/{upload.filename}",
-            }
-            for upload in files
-        ]
+        attachments = self._attachments(message_id, files)
         message = p.message(
             message_id,
             sent.payload["channel_id"],
@@ -605,6 +608,28 @@ class FakeDiscord:
         )
         self.messages[message_id] = message
         return message
+
+    def _attachments(self, message_id: str, files: list[UploadedFile]) -> list[dict[str, Any]]:
+        return [
+            {
+                "id": p.snowflake(),
+                "filename": upload.filename,
+                "size": len(upload.data),
+                "url": f"{self.api_base}/attachments/{message_id}/{upload.filename}",
+                "proxy_url": f"{self.api_base}/attachments/{message_id}/{upload.filename}",
+            }
+            for upload in files
+        ]
+
+
+def _message_fields(
+    body: Mapping[str, Any], attachments: list[dict[str, Any]] | None
+) -> dict[str, Any]:
+    """The fields of a stored message that an edit (or a follow-up replacing it) sets."""
+    fields = {k: v for k, v in body.items() if k in ("content", "embeds", "components")}
+    if attachments is not None:
+        fields["attachments"] = attachments
+    return fields
 
 
 class _Gateway:

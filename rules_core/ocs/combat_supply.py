@@ -74,8 +74,9 @@ def _reachable(state: OcsState, hex: str | None, side: str, organic: bool) -> in
 def resolve_attack(state: OcsState, action: Attack) -> Outcome[OcsState]:
     """Pay combat supply for an attack, falling back to internals unit by unit (OCS 12.4, 12.10).
 
-    Units pay on-map supply in the order given while enough is reachable; the rest use their
-    internal stocks (12.10a-b). A single counter never mixes the two (12.10g); a multi-step unit
+    Units pay on-map supply while enough is reachable — Exhausted units first (they have no
+    internals to fall back on, 12.10c), then in the order given; the rest use their internal
+    stocks (12.10a-b). A single counter never mixes the two (12.10g); a multi-step unit
     on internals still spends the reachable on-map supply, up to its need (12.10h, A-WASTE).
     The attack is refused, naming each unit and what it lacks, when any unit cannot be supplied.
 
@@ -92,13 +93,13 @@ def resolve_attack(state: OcsState, action: Attack) -> Outcome[OcsState]:
     costs = {u.name: attacker_cost(u, dak_brigades=dak) for u in units}
     left = available
     on_map: list[Unit] = []
-    internal: list[Unit] = []
-    for unit in units:
+    exhausted_first = sorted(units, key=lambda u: u.internals != "EXHAUSTED")
+    for unit in exhausted_first:
         if costs[unit.name] <= left:
             left -= costs[unit.name]
             on_map.append(unit)
-        else:
-            internal.append(unit)
+    on_map = [u for u in units if u in on_map]
+    internal = [u for u in units if u not in on_map]
     lacking = [u for u in internal if INTERNALS_AFTER_USE[u.internals] is None]
     if lacking:
         parts = [
@@ -146,12 +147,11 @@ def resolve_attack(state: OcsState, action: Attack) -> Outcome[OcsState]:
                     f"{format_tokens(spent)} is spent all the same (wasted)",
                 )
             )
-    for unit in units:
-        multiplier = supply_multiplier("attack", out_of_supply=unit.out_of_supply, supplied=True)
-        if unit.out_of_supply:
-            steps.append(
-                Step(rule="OCS 12.8d", text=f"{unit.name} is Out of Supply: attacks ×{multiplier}")
-            )
+    for unit in (u for u in units if u.out_of_supply):
+        multiplier = supply_multiplier("attack", out_of_supply=True, supplied=True)
+        steps.append(
+            Step(rule="OCS 12.8d", text=f"{unit.name} is Out of Supply: attacks ×{multiplier}")
+        )
     new_state = state.with_units(*changed)
     if action.dump is not None:
         new_state = new_state.spend(action.dump, side, available - left, organic=action.organic)

@@ -474,3 +474,12 @@ def test_E16_capture_2_wagons_at_75_percent_takes_2() -> None:
     )
     assert [r.label for r in out.rolls] == ["Capture dr (Other Transport Points)"]
     assert "may not move this phase" in out.explanation()[1]
+
+
+def test_E7_exhausted_attacker_takes_the_on_map_supply_first() -> None:
+    fresh = Unit(name="Fresh", side="Axis")
+    tired = Unit(name="Tired", side="Axis", internals="EXHAUSTED")
+    state = game(fresh, tired, dumps=[Dump(side="Axis", hex="A1", tokens=1)])
+    out = run(state, Attack(attackers=("Fresh", "Tired"), dump="A1"))
+    assert out.state == game(fresh.model_copy(update={"internals": "LOW"}), tired)
+    assert out.facts == (("Tired", "paid 1 T"), ("Fresh", "internals: LOW"), ("Dump", "-1 T"))

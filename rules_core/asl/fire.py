@@ -154,6 +154,11 @@ def weapon_candidates(plan: FirePlan, original_dr: int) -> tuple[str, ...]:
 
     MGs, FB-subject SW (FB16.34) and weapons reaching their X# are pooled; a pool of one is
     affected without a dr.
+
+    >>> from rules_core.asl.examples import fb16_fire_group
+    >>> plan = plan_fire(fb16_fire_group(), Fire(weapons=("HMG", "LMG"), units=("A", "B")))
+    >>> weapon_candidates(plan, 9), weapon_candidates(plan, 10)
+    ((), ('HMG', 'LMG'))
     """
     names = []
     for w in plan.weapons:
@@ -164,7 +169,13 @@ def weapon_candidates(plan: FirePlan, original_dr: int) -> tuple[str, ...]:
 
 
 def mmc_candidates(plan: FirePlan, original_dr: int) -> tuple[str, ...]:
-    """MMC that FB16.2 Unit Replacement may affect for this Original DR (stack order)."""
+    """MMC that FB16.2 Unit Replacement may affect for this Original DR (stack order).
+
+    >>> from rules_core.asl.examples import fb16_fire_group
+    >>> plan = plan_fire(fb16_fire_group(), Fire(weapons=("HMG",), units=("A", "B"), leader="9-1"))
+    >>> mmc_candidates(plan, 10), mmc_candidates(plan, 11)
+    ((), ('A', 'B'))
+    """
     return tuple(m.name for m in plan.mmc if unit_replacement_triggered(m.level, original_dr))
 
 
@@ -175,7 +186,14 @@ def settle(
     weapons_selected: frozenset[str],
     mmc_selected: frozenset[str],
 ) -> FireResult:
-    """The pure result of the attack's dice (A9.2, A9.3, A9.71, FB16.2, FB16.5)."""
+    """The pure result of the attack's dice (A9.2, A9.3, A9.71, FB16.2, FB16.5).
+
+    >>> from rules_core.asl.examples import fb16_fire_group
+    >>> plan = plan_fire(fb16_fire_group(), Fire(weapons=("HMG", "LMG"), units=("A", "B")))
+    >>> result = settle(plan, 6, 6, frozenset({"HMG"}), frozenset({"B"}))
+    >>> [(w.name, w.fate.name) for w in result.weapons], result.replacement
+    ([('HMG', 'ELIM'), ('LMG', 'OK')], (('A', 'no effect'), ('B', 'broken')))
+    """
     dr = colored + white
     pool = set(weapon_candidates(plan, dr))
     results = []
@@ -245,7 +263,15 @@ def fate_word(kind: str, fate: Fate) -> str:
 
 
 def fire_facts(plan: FirePlan, result: FireResult) -> tuple[Fact, ...]:
-    """The at-a-glance summary: weapon fates, Low marks, ROF, Unit Replacement, Residual FP."""
+    """The at-a-glance summary: weapon fates, Low marks, ROF, Unit Replacement, Residual FP.
+
+    A9.2, A9.7, FB16.2, FB16.5.
+
+    >>> from rules_core.asl.examples import fb16_fire_group
+    >>> plan = plan_fire(fb16_fire_group(), Fire(weapons=("LMG",)))
+    >>> fire_facts(plan, settle(plan, 1, 2, frozenset(), frozenset()))
+    (('LMG', 'fine'), ('ROF (LMG)', 'kept'))
+    """
     facts: list[Fact] = []
     kinds = {w.name: w.kind for w in plan.weapons}
     for r in result.weapons:
@@ -307,7 +333,12 @@ def _lookup_units(state: AslState, names: Sequence[str]) -> list[Unit]:
 
 
 def firing_side(state: AslState, action: Fire) -> str | None:
-    """The side of the first named firer (for permissions), or ``None`` if unknown."""
+    """The side of the first named firer (for permissions), or ``None`` if unknown (A7.5).
+
+    >>> from rules_core.asl.examples import fb16_fire_group
+    >>> firing_side(fb16_fire_group(), Fire(units=("A",)))
+    'Axis'
+    """
     for name in action.weapons:
         weapon = state.weapon(name)
         if weapon is not None:
@@ -346,6 +377,10 @@ def plan_fire(state: AslState, action: Fire) -> FirePlan:
     :raises InvalidInput: unknown names, bad lowering entries, missing MPh target data.
     :raises IllegalAction: A9.11/9.12 capacity, A9.2 shot limit, A9.3 Sustained Fire, A9.22 Fire
         Lane, FB16.51 bans, fire out of phase.
+
+    >>> from rules_core.asl.examples import fb16_fire_group
+    >>> [m.name for m in plan_fire(fb16_fire_group(), Fire(units=("A", "B", "9-1"))).mmc]
+    ['A', 'B']
     """
     if not action.weapons and not action.units:
         raise InvalidInput("Name at least one weapon or unit that fires.")
@@ -523,7 +558,13 @@ def _shots(state: AslState, weapon: str, target: str, location: str) -> int:
 
 
 def weapon_text(plan: WeaponPlan, r: WeaponResult, dr: int) -> tuple[str, str]:
-    """(rule, text) explaining one weapon's breakdown result."""
+    """(rule, text) explaining one weapon's breakdown result (A9.7, A.11, FB16.31-16.42).
+
+    >>> p = WeaponPlan("LMG", "sw_mg", None, None, 1, 0, 4, 12, False, False, True)
+    >>> r = WeaponResult("LMG", Fate.ELIM, Fate.MALF, Fate.ELIM, True, True, False, None, None)
+    >>> weapon_text(p, r, 12)
+    ('FB16.31', 'Original DR 12 ≥ B12 at level 4 — LMG eliminated')
+    """
     word = fate_word(plan.kind, r.fate)
     b_eff, x_eff = breakdown_numbers(plan.printed_b, plan.printed_x, plan.lowering)
     if not r.candidate:
@@ -766,7 +807,14 @@ def _apply(state: AslState, action: Fire, plan: FirePlan, result: FireResult) ->
 def fire_odds(state: AslState, action: Fire) -> dict[tuple[Fact, ...], Fraction]:
     """Exact odds of an IFT attack by enumerating the 36 DRs and each Random Selection's sets.
 
-    Equal to brute-force enumeration of :func:`resolve_fire` (tested), but fast.
+    Equal to brute-force enumeration of :func:`resolve_fire` (tested), but fast. A9.71, FB16.2.
+
+    >>> from rules_core.asl.examples import fb16_fire_group
+    >>> odds = fire_odds(fb16_fire_group(), Fire(units=("B",)))
+    >>> odds[(("Unit Replacement (B)", "broken"), ("Residual FP", "none at all"))]
+    Fraction(1, 36)
+    >>> sum(odds.values())
+    Fraction(1, 1)
     """
     plan = plan_fire(state, action)
     odds: dict[tuple[Fact, ...], Fraction] = {}

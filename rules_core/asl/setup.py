@@ -63,7 +63,14 @@ def set_level(state: AslState, action: SetLevel) -> Outcome[AslState]:
 
 
 def add_unit(state: AslState, action: AddUnit) -> Outcome[AslState]:
-    """Add or update a unit; its replacement chain is unit data (A19.13, A-REPL)."""
+    """Add or update a unit; its replacement chain is unit data (A19.13, A-REPL).
+
+    >>> from rules_core.asl.examples import build_state
+    >>> out = add_unit(build_state([]), AddUnit(name="E", side="Axis", kind="squad",
+    ...                nationality="Hungarian", replaced_by=("4-4-7",)))
+    >>> out.explanation()
+    ['A19.13: E: Hungarian squad, replaced by 4-4-7']
+    """
     side_name = _side(state, action.side)
     _name_free(state, action.name, update=action.update, kind="unit")
     side = state.side(side_name)
@@ -98,7 +105,8 @@ def add_unit(state: AslState, action: AddUnit) -> Outcome[AslState]:
     else:
         new = state.model_copy(update={"units": (*state.units, unit)})
     chain = f", replaced by {' → '.join(unit.replaced_by)}" if unit.replaced_by else ""
-    text = f"{unit.name}: {unit.nationality} {unit.kind} {unit.quality}{chain}".replace("  ", " ")
+    described = " ".join(part for part in (unit.nationality, unit.kind, unit.quality) if part)
+    text = f"{unit.name}: {described}{chain}"
     return Outcome[AslState](state=new, steps=(Step(rule="A19.13" if chain else "A1", text=text),))
 
 
@@ -113,7 +121,13 @@ def _special_ammo(entries: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
 
 
 def add_weapon(state: AslState, action: AddWeapon) -> Outcome[AslState]:
-    """Add or update a weapon with its printed numbers (RULES_BRIEF §2.1)."""
+    """Add or update a weapon with its printed numbers (A9.7, RULES_BRIEF §2.1).
+
+    >>> from rules_core.asl.examples import build_state
+    >>> add_weapon(build_state([]), AddWeapon(name="HMG", side="Axis", kind="sw_mg", rof=3,
+    ...            b=11)).explanation()
+    ['A9.7: HMG (Axis sw_mg): B11, ROF 3; ok']
+    """
     side_name = _side(state, action.side)
     _name_free(state, action.name, update=action.update, kind="weapon")
     owner = None
@@ -196,13 +210,23 @@ def describe(state: AslState, weapon: Weapon) -> str:
 
 
 def list_weapons(state: AslState, action: ListWeapons) -> Outcome[AslState]:
-    """The weapons with their status and markers (read only)."""
+    """The weapons with their status and markers (read only; A9.7).
+
+    >>> from rules_core.asl.examples import fb16_fire_group
+    >>> list_weapons(fb16_fire_group(), ListWeapons()).explanation()[1]
+    'A9.7: LMG (Axis sw_mg): B12, ROF 1, R2; ok; held by B; FB level 4'
+    """
     steps = tuple(Step(rule="A9.7", text=describe(state, w)) for w in state.weapons)
     return Outcome[AslState](state=state, steps=steps)
 
 
 def remove_weapon(state: AslState, action: RemoveWeapon) -> Outcome[AslState]:
-    """Remove a weapon (and its Fire Lane and MPh shot counts)."""
+    """Remove a weapon (and its Fire Lane and MPh shot counts; A9.7).
+
+    >>> from rules_core.asl.examples import fb16_fire_group
+    >>> [w.name for w in remove_weapon(fb16_fire_group(), RemoveWeapon(name="HMG")).state.weapons]
+    ['LMG']
+    """
     weapon = state.weapon(action.name)
     if weapon is None:
         raise InvalidInput(f"There is no weapon called {action.name!r} in this game.")
@@ -226,7 +250,13 @@ the end of the AFPh, all at the end of the Player Turn)."""
 
 
 def set_phase(state: AslState, action: SetPhase) -> Outcome[AslState]:
-    """Advance the phase; clear expiring fire markers, MPh shots, Fire Lanes (A3, A9.2, A9.22)."""
+    """Advance the phase; clear expiring fire markers, MPh shots, Fire Lanes (A3, A9.2, A9.22).
+
+    >>> from rules_core.asl.examples import fb16_fire_group
+    >>> out = set_phase(fb16_fire_group(), SetPhase(phase="mph", side="Axis"))
+    >>> out.state.phase, out.explanation()
+    ('mph', ['A3: Movement Phase of Axis'])
+    """
     side = _side(state, action.side)
     steps = [Step(rule="A3", text=f"{PHASE_NAMES[action.phase]} of {side}")]
     expiring = MARKERS_EXPIRING.get(action.phase, frozenset())

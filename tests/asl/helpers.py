@@ -7,6 +7,7 @@ from pydantic import BaseModel
 
 from rules_core.asl import SYSTEM
 from rules_core.asl.actions import AslAction
+from rules_core.asl.examples import build_state
 from rules_core.asl.state import AslState
 from rules_core.dice import ScriptedDice
 from rules_core.errors import RulesError
@@ -15,11 +16,7 @@ from rules_core.outcome import Outcome
 
 def build(*actions: AslAction, sides: tuple[str, ...] = ("Axis", "Allied")) -> AslState:
     """A state built by resolving setup actions that roll nothing."""
-    state = SYSTEM.new_state(list(sides), {})
-    for action in actions:
-        with ScriptedDice([]) as dice:
-            state = SYSTEM.run(state, action, dice).state
-    return state
+    return build_state(list(actions), sides)
 
 
 def run(state: AslState, action: AslAction, faces: list[int]) -> Outcome[AslState]:

@@ -532,7 +532,7 @@ def plan_fire(state: AslState, action: Fire) -> FirePlan:
         level = unit_level(state, unit)
         if unit.kind in ("squad", "half_squad") and not personnel_immune(unit) and level > 0:
             mmc.append(MmcPlan(unit.name, level, unit.replaced_by, unit.berserk))
-    fb_small_arms = any(w.level > 0 for w in weapon_plans) or any(
+    fb_small_arms = any(w.level > 0 and w.kind != "gun" for w in weapon_plans) or any(
         unit_level(state, u) > 0 and not personnel_immune(u) for u in units
     )
     return FirePlan(

@@ -162,6 +162,7 @@ def resolve_tohit(state: AslState, action: ToHit, dice: Dice) -> Outcome[AslStat
     if mark:
         update["low_ammo"] = True
     ammo_effect = depletion_result(dr, ammo[1]) if ammo is not None else None
+    rof_rule = "A9.2" if gun.is_mg else "C2.24"
     if fate == Fate.OK and ammo_effect == "not fired, depleted":
         steps.append(Step(rule="C8.9", text=f"the shot is not fired — {gun.name} may still fire"))
     elif fate == Fate.OK:
@@ -176,7 +177,7 @@ def resolve_tohit(state: AslState, action: ToHit, dice: Dice) -> Outcome[AslStat
             facts.append((f"ROF ({gun.name})", "kept"))
             steps.append(
                 Step(
-                    rule="C2.24", text=f"colored dr {colored} ≤ ROF {gun.rof} — keeps Multiple ROF"
+                    rule=rof_rule, text=f"colored dr {colored} ≤ ROF {gun.rof} — keeps Multiple ROF"
                 )
             )
         else:
@@ -184,7 +185,7 @@ def resolve_tohit(state: AslState, action: ToHit, dice: Dice) -> Outcome[AslStat
             if gun.rof is not None:
                 facts.append((f"ROF ({gun.name})", "lost"))
             shown = "no marker needed" if marker == "none" else f"{MARKER_NAMES[marker]} counter"
-            steps.append(Step(rule="C2.24", text=f"{gun.name}: {shown}"))
+            steps.append(Step(rule=rof_rule, text=f"{gun.name}: {shown}"))
         update["fire_marker"] = marker
     if ammo is not None and ammo_effect is not None:
         kind, number = ammo

@@ -246,3 +246,17 @@ def test_system_surface() -> None:
     assert [(s.nationality, s.axis) for s in custom.sides] == [("German", True), ("Soviets", False)]
     parsed = SYSTEM.parse_action({"action": "asl.fire", "weapons": ["MG1"], "sustained": []})
     assert parsed == Fire(weapons=("MG1",))
+
+
+def test_a_gun_firing_on_the_IFT_is_not_a_small_arms_attack() -> None:
+    state = build(
+        SetLevel(side="Axis", level=4),
+        AddWeapon(name="IG", side="Axis", kind="gun"),
+        SetPhase(phase="pfph", side="Axis"),
+    )
+    out = run(state, Fire(weapons=("IG",)), [6, 6])
+    assert out.facts == (("IG", "disabled"), ("Residual FP (IG)", "none"))
+    assert out.rules_cited() == ["A7", "FB16.41", "FB16.5"]
+    marked = run(state, Fire(weapons=("IG",)), [5, 5])  # B12−2 at level 4: Low, not malfunction
+    assert marked.facts == (("IG", "fine, marked Low Ammo"),)
+    assert marked.state.weapon("IG").low_ammo  # type: ignore[union-attr]

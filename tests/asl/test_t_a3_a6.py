@@ -193,6 +193,7 @@ def a4_state() -> AslState:
     ("unit", "dr", "final", "obtained", "pinned"),
     [("E", 1, 3, True, False), ("E", 2, 4, False, False), ("E", 6, 8, False, True),
      ("C", 3, 3, True, False), ("C", 4, 4, False, False)],
+    ids=["T_A4_1", "T_A4_2", "T_A4_3", "T_A4_4", "T_A4_5"],
 )  # fmt: skip
 def test_T_A4_pf_checks_level4_1945(
     unit: str, dr: int, final: int, obtained: bool, pinned: bool

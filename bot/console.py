@@ -130,8 +130,28 @@ class Console:
         print(render_text(reply), file=self.out)
         if reply.file is not None:
             target = self.options.export_dir / reply.file.filename
-            target.write_bytes(reply.file.content)
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(reply.file.content)
+            except OSError as exc:
+                self._fail(number, line, f"cannot write {target}: {exc.strerror}.", "OSError")
+                return
             print(f"  written to {target}", file=self.out)
+
+    def _fail(self, number: int, line: str, message: str, kind: str) -> None:
+        self.failures += 1
+        if self.options.json:
+            self._emit(
+                {
+                    "ok": False,
+                    "line": number,
+                    "input": line.strip(),
+                    "error": message,
+                    "error_type": kind,
+                }
+            )
+        else:
+            print(f"line {number}: {message}", file=self.out)
 
     def _emit(self, data: Mapping[str, Any]) -> None:
         print(json.dumps(data, ensure_ascii=False), file=self.out, flush=True)

@@ -291,3 +291,27 @@ def test_each_preview_is_fast(case: str) -> None:
         SYSTEM.odds(state, actions[case])
     per_preview = (time.perf_counter() - start) / 10
     assert per_preview < 0.05  # generous in CI; measured figures are in docs/rules/OCS.md
+
+
+@settings(max_examples=40, deadline=None)
+@given(axis_units(), st.integers(0, 40), st.data())
+def test_replaying_the_logged_json_reproduces_the_state(
+    units: list[Unit], tokens: int, data: st.DataObject
+) -> None:
+    start = game(*units, dumps=[Dump(side="Axis", hex="A1", tokens=tokens)] if tokens else [])
+    state = start
+    log: list[tuple[str, tuple[int, ...]]] = []
+    for _ in range(4):
+        action = data.draw(st.sampled_from(actions_for(units, data.draw(st.integers(1, 12)))))
+        dice = ScriptedDice(data.draw(faces))
+        try:
+            out = SYSTEM.run(state, action, dice)
+        except RulesError:
+            continue
+        log.append((action.model_dump_json(), tuple(f for r in out.rolls for f in r.faces)))
+        state = out.state
+    replayed = SYSTEM.parse_state(start.model_dump_json())
+    for text, used in log:
+        with ScriptedDice(used) as dice:
+            replayed = SYSTEM.run(replayed, SYSTEM.parse_action(text), dice).state
+    assert replayed == state

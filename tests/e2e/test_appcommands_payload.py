@@ -26,7 +26,10 @@ from bot.discord_tree import user_message
 from bot.errors import NoGameHere
 from bot.sync import payload_hash, state_path, tree_payload
 from rules_core.errors import InvalidInput
+from rules_core.system import SYSTEM_NAMES, get_system
 from tests.e2e.toy_actions import TOY_ACTIONS, Fire, UnitAdd
+from tests.fake_discord import check_command
+from tests.fake_discord.server import DiscordError
 
 Call = tuple[Any, tuple[str, ...], dict[str, Any], bool]
 
@@ -232,6 +235,52 @@ def test_models_that_break_the_convention_are_refused() -> None:
     ]:
         with pytest.raises(TypeError, match=match):
             build_command(model, Recorder(), no_names)
+
+
+@pytest.mark.parametrize("name", SYSTEM_NAMES)
+def test_every_game_system_makes_commands_discord_accepts(name: str) -> None:
+    system = get_system(name)
+    tree: app_commands.CommandTree[Any] = app_commands.CommandTree(
+        discord.Client(intents=discord.Intents.default())
+    )
+    for command in build_commands(system.action_types, Recorder(), no_names):
+        tree.add_command(command)
+    commands = tree_payload(tree, None)
+    assert [command["name"] for command in commands] == [name]
+    for command in commands:
+        check_command(command)  # the fake Discord's sync checks, limits included
+
+
+def test_the_sync_checks_refuse_what_discord_refuses() -> None:
+    [good] = payload(UnitAdd)
+    check_command(good)
+    too_long = {**good, "description": "x" * 101}
+    optional_first = {
+        "name": "x",
+        "description": "d",
+        "options": [
+            {"type": 3, "name": "a", "description": "d", "required": False},
+            {"type": 3, "name": "b", "description": "d", "required": True},
+        ],
+    }
+    huge = {
+        "name": "x",
+        "description": "d",
+        "options": [
+            {
+                "type": 3,
+                "name": f"o{i}",
+                "description": "d" * 100,
+                "required": False,
+                "choices": [{"name": f"{j}" * 100, "value": "v"} for j in range(25)],
+            }
+            for i in range(4)
+        ],
+    }
+    for bad in (too_long, optional_first, huge, {**good, "name": "Toy"}):
+        with pytest.raises(DiscordError) as refused:
+            check_command(bad)
+        assert refused.value.code == 50035
 
 
 def test_error_messages_for_users_and_none_for_bugs() -> None:

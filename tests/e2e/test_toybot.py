@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -251,13 +252,14 @@ async def test_a_broken_extension_is_logged_and_the_rest_loads(
 
 
 @pytest.mark.asyncio(loop_scope="function")
-async def test_sigterm_closes_gracefully_and_runs_the_close_hooks(
-    fake_discord: FakeDiscord, bots: BotLauncher
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+async def test_a_signal_closes_gracefully_and_runs_the_close_hooks(
+    fake_discord: FakeDiscord, bots: BotLauncher, signum: signal.Signals
 ) -> None:
     bot = await bots.start_ready(TOYBOT, REFEREE_LOG_LEVEL="DEBUG")
-    assert await bot.stop() == 0
+    assert await bot.stop(signum=signum) == 0
     log = bot.output()
-    assert "Received SIGTERM; closing" in log
+    assert f"Received {signum.name}; closing" in log
     assert "toy close hook ran" in log
     assert "Traceback" not in log
 

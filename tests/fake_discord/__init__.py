@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
-from tests.fake_discord.server import FakeDiscord, Reply, SentInteraction, UploadedFile
+from tests.fake_discord.server import (
+    FakeDiscord,
+    Reply,
+    SentInteraction,
+    UploadedFile,
+    check_command,
+)
 
-__all__ = ["FakeDiscord", "Reply", "SentInteraction", "UploadedFile"]
+__all__ = ["FakeDiscord", "Reply", "SentInteraction", "UploadedFile", "check_command"]

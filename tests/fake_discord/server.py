@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import re
 import time
 import zlib
 from collections.abc import Mapping, Sequence
@@ -490,6 +491,10 @@ class FakeDiscord:
         if request.method != "PUT":
             raise DiscordError(405, 0, "405: Method Not Allowed")
         body = await request.json()
+        if len(body) > 100:
+            raise DiscordError(400, 30032, "Maximum number of application commands reached (100)")
+        for command in body:
+            check_command(command)
         known = {c["name"]: c["id"] for c in self.commands.get(scope, [])}
         stored = []
         for command in body:
@@ -727,3 +732,47 @@ def _check_choices(data: Mapping[str, Any]) -> None:
     for choice in choices:
         if not 1 <= len(choice.get("name", "")) <= 100:
             raise DiscordError(400, 50035, "Invalid Form Body: choices.name: 1-100 characters.")
+
+
+COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
+COMMAND_SIZE_LIMIT = 8000
+
+
+def check_command(command: Mapping[str, Any]) -> None:
+    """Discord's checks on one slash command of a sync (error 50035 Invalid Form Body).
+
+    Names of 1-32 lowercase word characters or dashes; descriptions of 1-100 characters; at most
+    25 options per level and 25 choices per option; required options before optional ones; at
+    most 8000 characters of names, descriptions and choices in the whole command.
+    """
+
+    def refuse(where: str, why: str) -> DiscordError:
+        return DiscordError(400, 50035, f"Invalid Form Body: {where}: {why}")
+
+    def walk(node: Mapping[str, Any], where: str) -> int:
+        name, description = str(node.get("name", "")), str(node.get("description", ""))
+        if not COMMAND_NAME.match(name) or name != name.lower():
+            raise refuse(where, f"invalid name {name!r}")
+        if not 1 <= len(description) <= 100:
+            raise refuse(where, "description must be 1-100 characters")
+        size = len(name) + len(description)
+        choices = node.get("choices") or []
+        if len(choices) > 25:
+            raise refuse(where, "at most 25 choices")
+        for choice in choices:
+            if not 1 <= len(str(choice["name"])) <= 100:
+                raise refuse(where, "choice names must be 1-100 characters")
+            size += len(str(choice["name"])) + len(str(choice["value"]))
+        options = node.get("options") or []
+        if len(options) > 25:
+            raise refuse(where, "at most 25 options")
+        required = [bool(o.get("required")) for o in options if o.get("type") not in (1, 2)]
+        if required != sorted(required, reverse=True):
+            raise refuse(where, "required options must come before optional ones")
+        for option in options:
+            size += walk(option, f"{where}.{option.get('name')}")
+        return size
+
+    where = str(command.get("name"))
+    if walk(command, where) > COMMAND_SIZE_LIMIT:
+        raise refuse(where, f"names, descriptions and choices exceed {COMMAND_SIZE_LIMIT}")

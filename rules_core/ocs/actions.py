@@ -248,7 +248,7 @@ class Strength(_Action):
 
 
 class Cleanup(_Action):
-    """Clean Up Phase: Fuel markers end (OCS 12.5d); or end a phase's single-unit fuel."""
+    """Clean Up Phase: Fuel markers end (12.5d); or end a phase (single-unit fuel, dumps blown)."""
 
     action: Literal["ocs.cleanup"] = "ocs.cleanup"
     side: str = Field(description="The phasing side", json_schema_extra=_SIDE)

@@ -230,7 +230,8 @@ def apply_breakout(state: OcsState, plan: BreakoutPlan, rolled: BreakoutRoll) ->
         if failed:
             units.append(unit.model_copy(update={"steps": failed, "location": "dead pile"}))
         for turn, count in sorted(groups.items()):
-            units.append(_returning(unit, f"{unit.name} (returns turn {turn})", count, turn))
+            name = state.unique_name(f"{unit.name} (returns turn {turn})", (u.name for u in units))
+            units.append(_returning(unit, name, count, turn))
         new_state = state.model_copy(update={"units": tuple(units)})
     return Outcome[OcsState](
         state=new_state, steps=tuple(steps), rolls=rolled.rolls, facts=rolled.facts

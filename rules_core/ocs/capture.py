@@ -278,7 +278,10 @@ def apply_capture(state: OcsState, plan: CapturePlan, rolled: CaptureRoll) -> Ou
                 captured_units.append(
                     unit.model_copy(
                         update={
-                            "name": f"{unit.name} (captured by {plan.captor})",
+                            "name": state.unique_name(
+                                f"{unit.name} (captured by {plan.captor})",
+                                (c.name for c in captured_units),
+                            ),
                             "side": plan.captor,
                             "steps": p,
                             "load_tokens": t,

@@ -158,6 +158,10 @@ def plan_blow(state: OcsState, action: Blow) -> BlowPlan:
     12
     """
     state.check_side(action.side)
+    if (action.side, action.dump) in state.blown_this_phase:
+        raise IllegalAction(
+            f"The dump in {action.dump} was already blown this phase.", rule="OCS 12.11a"
+        )
     named = parse_tokens(action.amount)
     if named == 0:
         raise InvalidInput("Name how much to blow: at least 1 T.")
@@ -212,6 +216,8 @@ def apply_blow(state: OcsState, plan: BlowPlan, rolled: BlowRoll) -> Outcome[Ocs
         new_state = state.with_units(plan.transport.model_copy(update={"load_tokens": left}))
     else:
         new_state = state.with_dump(plan.side, plan.hex, left)
+    blown = (*state.blown_this_phase, (plan.side, plan.hex))
+    new_state = new_state.model_copy(update={"blown_this_phase": blown})
     return Outcome[OcsState](
         state=new_state, steps=tuple(steps), rolls=(rolled.roll,), facts=rolled.facts
     )

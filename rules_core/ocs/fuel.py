@@ -171,7 +171,10 @@ def resolve_cleanup(state: OcsState, action: Cleanup) -> Outcome[OcsState]:
             )
             for m in ended
         )
-    new_state = state.with_units(*changed).model_copy(update={"fuel_markers": markers})
+    blown = tuple(b for b in state.blown_this_phase if b[0] != action.side)
+    new_state = state.with_units(*changed).model_copy(
+        update={"fuel_markers": markers, "blown_this_phase": blown}
+    )
     return Outcome[OcsState](state=new_state, steps=tuple(steps), facts=(("Fuel", "ended"),))
 
 

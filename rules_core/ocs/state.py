@@ -124,6 +124,8 @@ class OcsState(BaseModel):
     dumps: tuple[Dump, ...] = ()
     units: tuple[Unit, ...] = ()
     fuel_markers: tuple[FuelMarker, ...] = ()
+    blown_this_phase: tuple[tuple[str, str], ...] = ()
+    """(side, hex) of the dumps blown this phase: once per dump per phase (12.11a)."""
 
     def unit(self, name: str) -> Unit:
         """The unit called ``name``.
@@ -190,6 +192,19 @@ class OcsState(BaseModel):
                 rule="OCS 12.1d",
             )
         raise InvalidInput(f"{side} has no dump in {hex}.")
+
+    def unique_name(self, base: str, taken: Iterable[str] = ()) -> str:
+        """``base``, or ``base #2``, ``base #3``… so that no two units share a name.
+
+        >>> OcsState(sides=("Axis",), units=(Unit(name="T", side="Axis"),)).unique_name("T")
+        'T #2'
+        """
+        used = {u.name for u in self.units} | set(taken)
+        name, number = base, 1
+        while name in used:
+            number += 1
+            name = f"{base} #{number}"
+        return name
 
     def with_units(self, *changed: Unit) -> OcsState:
         """A copy with these units replaced (by name) or appended."""

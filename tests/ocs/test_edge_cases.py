@@ -15,6 +15,7 @@ from rules_core.ocs.actions import (
     Blow,
     Breakout,
     Capture,
+    Cleanup,
     Defend,
     Recover,
     Strength,
@@ -444,14 +445,18 @@ def test_E15_combined_arms(
 def test_E16_blow_1T_at_50_percent_destroys_1T() -> None:
     state = game(dumps=[Dump(side="Axis", hex="A1", tokens=5)])
     out = run(state, Blow(side="Axis", dump="A1", amount="1T"), [2])
-    assert out.state == game(dumps=[Dump(side="Axis", hex="A1", tokens=4)])
+    assert out.state == game(dumps=[Dump(side="Axis", hex="A1", tokens=4)]).model_copy(
+        update={"blown_this_phase": (("Axis", "A1"),)}
+    )
     assert "50% of 1 T = 1/2 T, rounded to the nearest Token: 1 T destroyed" in out.explanation()[0]
 
 
 def test_E16_blow_1SP_at_25_percent_destroys_1T() -> None:
     state = game(dumps=[Dump(side="Axis", hex="A1", tokens=4)])
     out = run(state, Blow(side="Axis", dump="A1", amount="1 SP"), [1])
-    assert out.state == game(dumps=[Dump(side="Axis", hex="A1", tokens=3)])
+    assert out.state == game(dumps=[Dump(side="Axis", hex="A1", tokens=3)]).model_copy(
+        update={"blown_this_phase": (("Axis", "A1"),)}
+    )
 
 
 def test_E16_capture_3SP_ground_at_25_percent_takes_3T() -> None:
@@ -483,3 +488,26 @@ def test_E7_exhausted_attacker_takes_the_on_map_supply_first() -> None:
     out = run(state, Attack(attackers=("Fresh", "Tired"), dump="A1"))
     assert out.state == game(fresh.model_copy(update={"internals": "LOW"}), tired)
     assert out.facts == (("Tired", "paid 1 T"), ("Fresh", "internals: LOW"), ("Dump", "-1 T"))
+
+
+def test_a_dump_is_blown_once_per_phase() -> None:
+    state = game(dumps=[Dump(side="Axis", hex="A1", tokens=8)])
+    once = run(state, Blow(side="Axis", dump="A1", amount="1 SP"), [6]).state
+    refused(once, Blow(side="Axis", dump="A1", amount="1 SP"), r"already blown this phase")
+    next_phase = run(once, Cleanup(side="Axis", scope="phase")).state
+    assert next_phase == game(dumps=[Dump(side="Axis", hex="A1", tokens=4)])
+    assert run(next_phase, Blow(side="Axis", dump="A1", amount="1 SP"), [6]).state.dumps == ()
+
+
+def test_captured_counters_get_distinct_names() -> None:
+    moto = Unit(name="Moto", side="Axis", hex="B2")
+    wagons = Unit(name="Wagons", side="Soviet", kind="transport", steps=1, printed_ma=8, hex="B2")
+    earlier = wagons.model_copy(
+        update={"name": "Wagons (captured by Axis)", "side": "Axis", "hex": "C3"}
+    )
+    out = run(game(moto, wagons, earlier), Capture(side="Axis", hex="B2", unit="Moto"), [6])
+    assert [u.name for u in out.state.units] == [
+        "Moto",
+        "Wagons (captured by Axis)",
+        "Wagons (captured by Axis) #2",
+    ]

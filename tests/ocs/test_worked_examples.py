@@ -173,7 +173,12 @@ def test_T_O2_2_one_three_step_unit_goes_low_and_wastes_the_1T() -> None:
 def _blow(face: int) -> tuple[OcsState, list[str], str | None]:
     state = game(dumps=[Dump(side="Axis", hex="A1", tokens=16)])
     out = run(state, Blow(side="Axis", dump="A1", amount="3 SP"), [face])
-    return out.state, out.rules_cited(), out.fact("Destroyed")
+    assert out.state.blown_this_phase == (("Axis", "A1"),)  # once per dump per phase
+    return (
+        out.state.model_copy(update={"blown_this_phase": ()}),
+        out.rules_cited(),
+        out.fact("Destroyed"),
+    )
 
 
 @pytest.mark.parametrize("face", [4, 5])

@@ -136,7 +136,13 @@ def plan_attrition(state: OcsState, action: Attrition) -> AttritionPlan:
 
 
 def roll_attrition(plan: AttritionPlan, dice: Dice) -> AttritionRoll:
-    """Roll the Attrition DR and read the table (chart 12.8); losses capped at the OOS steps."""
+    """Roll the Attrition DR and read the table (chart 12.8); losses capped at the OOS steps.
+
+    >>> from rules_core.dice import ScriptedDice
+    >>> s = OcsState(sides=("Axis",), units=(Unit(name="a", side="Axis", out_of_supply=True),))
+    >>> roll_attrition(plan_attrition(s, Attrition(units=("a",))), ScriptedDice([6, 6])).facts
+    (('Attrition', '-1 step'),)
+    """
     colored, white = dice.DR("Attrition DR")
     roll = Roll(label="Attrition DR", kind="DR", sides=6, faces=(colored, white))
     final = colored + white + sum(m.value for m in plan.modifiers)
@@ -161,7 +167,14 @@ def _lose_steps(unit: Unit, lost: int) -> Unit:
 def apply_attrition(
     state: OcsState, plan: AttritionPlan, rolled: AttritionRoll
 ) -> Outcome[OcsState]:
-    """The new state and explanation of an attrition check (OCS 12.8b, P3 9.11b)."""
+    """The new state and explanation of an attrition check (OCS 12.8b, P3 9.11b).
+
+    >>> from rules_core.dice import ScriptedDice
+    >>> s = OcsState(sides=("Axis",), units=(Unit(name="a", side="Axis", out_of_supply=True),))
+    >>> plan = plan_attrition(s, Attrition(units=("a",)))
+    >>> apply_attrition(s, plan, roll_attrition(plan, ScriptedDice([6, 6]))).state.units[0].location
+    'dead pile'
+    """
     names = ", ".join(u.name for u in plan.oos)
     mods = "".join(f" {m.render()}" for m in plan.modifiers)
     result_text = "All" if rolled.result == "all" else str(rolled.result)

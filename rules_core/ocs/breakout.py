@@ -134,7 +134,13 @@ def _label(plan: BreakoutPlan, base: str, point: int) -> str:
 
 
 def roll_breakout(plan: BreakoutPlan, dice: Dice) -> BreakoutRoll:
-    """Roll the Breakout dr (one per Transport Point) and, on success, the unmodified Return dr."""
+    """Roll the Breakout dr (one per Transport Point) and, on success, the unmodified Return dr.
+
+    >>> from rules_core.dice import ScriptedDice
+    >>> s = OcsState(sides=("Axis",), units=(Unit(name="a", side="Axis", trace="none"),))
+    >>> roll_breakout(plan_breakout(s, Breakout(unit="a")), ScriptedDice([4, 2])).facts
+    (('Breakout', 'succeeded'), ('Returns', 'in 2 turn(s)'))
+    """
     rolls: list[Roll] = []
     results: list[tuple[int, int | None]] = []
     drm = sum(m.value for m in plan.modifiers)
@@ -181,7 +187,15 @@ def _returning(unit: Unit, name: str, points: int, turn: int) -> Unit:
 
 
 def apply_breakout(state: OcsState, plan: BreakoutPlan, rolled: BreakoutRoll) -> Outcome[OcsState]:
-    """The new state and explanation of a Breakout (OCS 12.8e)."""
+    """The new state and explanation of a Breakout (OCS 12.8e).
+
+    >>> from rules_core.dice import ScriptedDice
+    >>> s = OcsState(sides=("Axis",), units=(Unit(name="a", side="Axis", trace="none"),))
+    >>> plan = plan_breakout(s, Breakout(unit="a", turn=3))
+    >>> out = apply_breakout(s, plan, roll_breakout(plan, ScriptedDice([6, 2])))
+    >>> out.state.units[0].return_turn
+    5
+    """
     unit = plan.unit
     how = "declared" if plan.declared else "from its trace record"
     if plan.first_turn:

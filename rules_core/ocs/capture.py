@@ -212,7 +212,14 @@ def category_fact(plan: CapturePlan, category: Category, face: int) -> Fact:
 
 
 def roll_capture(plan: CapturePlan, dice: Dice) -> CaptureRoll:
-    """Roll one Capture dr per category present (Capture Table note 1)."""
+    """Roll one Capture dr per category present (Capture Table note 1).
+
+    >>> from rules_core.dice import ScriptedDice
+    >>> plan = CapturePlan("Axis", "Soviet", "B2", 12, {"Trucks": (), "Other Transport Points": ()},
+    ...                    ("Dump",), True, "half-up")
+    >>> roll_capture(plan, ScriptedDice([2])).facts
+    (('Dump', '3 T captured'),)
+    """
     rolls: list[Roll] = []
     percents: list[int] = []
     facts: list[Fact] = []
@@ -244,7 +251,17 @@ def capture_odds(plan: CapturePlan) -> dict[tuple[Fact, ...], Fraction]:
 
 
 def apply_capture(state: OcsState, plan: CapturePlan, rolled: CaptureRoll) -> Outcome[OcsState]:
-    """The new state and explanation of a capture (OCS 12.11b; Capture Table notes 2-5)."""
+    """The new state and explanation of a capture (OCS 12.11b; Capture Table notes 2-5).
+
+    >>> from rules_core.dice import ScriptedDice
+    >>> from rules_core.ocs.state import Dump
+    >>> s = OcsState(sides=("Axis", "Soviet"), dumps=(Dump(side="Soviet", hex="B2", tokens=12),),
+    ...              units=(Unit(name="Moto", side="Axis", hex="B2"),))
+    >>> plan = plan_capture(s, Capture(side="Axis", hex="B2", unit="Moto"))
+    >>> out = apply_capture(s, plan, roll_capture(plan, ScriptedDice([2])))
+    >>> [d.render() for d in out.state.dumps]
+    ['Axis B2: 3 T']
+    """
     steps: list[Step] = []
     new_state = state
     captor_ground = 0

@@ -191,7 +191,15 @@ def plan_blow(state: OcsState, action: Blow) -> BlowPlan:
 
 
 def roll_blow(plan: BlowPlan, dice: Dice) -> BlowRoll:
-    """Roll the Dump Blowing dr and read chart 12.11a."""
+    """Roll the Dump Blowing dr and read chart 12.11a.
+
+    >>> from rules_core.dice import ScriptedDice
+    >>> from rules_core.ocs.state import Dump
+    >>> s = OcsState(sides=("Axis",), dumps=(Dump(side="Axis", hex="A1", tokens=16),))
+    >>> plan = plan_blow(s, Blow(side="Axis", dump="A1", amount="3 SP"))
+    >>> roll_blow(plan, ScriptedDice([4])).facts
+    (('Destroyed', '2 SP 1 T'),)
+    """
     face = dice.dr("Dump Blowing dr")
     roll = Roll(label="Dump Blowing dr", kind="dr", sides=6, faces=(face,))
     percent = BLOWING_TABLE[face]
@@ -200,7 +208,15 @@ def roll_blow(plan: BlowPlan, dice: Dice) -> BlowRoll:
 
 
 def apply_blow(state: OcsState, plan: BlowPlan, rolled: BlowRoll) -> Outcome[OcsState]:
-    """The new state and explanation of a dump blowing (OCS 12.11a)."""
+    """The new state and explanation of a dump blowing (OCS 12.11a).
+
+    >>> from rules_core.dice import ScriptedDice
+    >>> from rules_core.ocs.state import Dump
+    >>> s = OcsState(sides=("Axis",), dumps=(Dump(side="Axis", hex="A1", tokens=16),))
+    >>> plan = plan_blow(s, Blow(side="Axis", dump="A1", amount="3 SP"))
+    >>> apply_blow(s, plan, roll_blow(plan, ScriptedDice([4]))).state.dumps[0].render()
+    'Axis A1: 1 SP 3 T'
+    """
     exact = Fraction(plan.named * rolled.percent, 100)
     left = plan.held - rolled.destroyed
     steps = [

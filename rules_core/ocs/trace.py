@@ -44,8 +44,11 @@ def _record(unit: Unit, check: TraceCheck, out_of_supply: bool) -> Unit:
 def resolve_trace(state: OcsState, action: Trace) -> Outcome[OcsState]:
     """Record a trace check: traced, ate off the map, or marked Out of Supply (12.6, 12.8a).
 
+    Transport Points need no trace (12.9a) and are never marked Out of Supply, but whether they
+    are cut off is recorded, for their first-turn Breakout (12.8e).
+
     :raises IllegalAction: eating when a trace exists (12.6c), eating in Strat Mode (12.6e),
-        trace for a non-combat unit (12.9a), too little supply to eat.
+        eating by a non-combat unit (12.9a), too little supply to eat.
 
     >>> s = OcsState(sides=("Axis",), units=(Unit(name="1 Bn", side="Axis"),))
     >>> resolve_trace(s, Trace(units=("1 Bn",), status="none")).state.units[0].out_of_supply
@@ -54,9 +57,9 @@ def resolve_trace(state: OcsState, action: Trace) -> Outcome[OcsState]:
     units = state.side_units(action.units)
     side = units[0].side
     for unit in units:
-        if not unit.is_combat_unit:
+        if not unit.is_combat_unit and action.status == "eat":
             raise IllegalAction(
-                f"{unit.name} is a non-combat unit and never needs trace supply.", rule="OCS 12.9a"
+                f"{unit.name} is a non-combat unit and never eats supply.", rule="OCS 12.9a"
             )
         if unit.location != "map":
             raise IllegalAction(f"{unit.name} is not on the map.", rule="OCS 12.6")
@@ -107,6 +110,16 @@ def resolve_trace(state: OcsState, action: Trace) -> Outcome[OcsState]:
         new_state = fed.spend(action.dump, side, cost)
     else:
         for unit in units:
+            if not unit.is_combat_unit:
+                steps.append(
+                    Step(
+                        rule="OCS 12.9a",
+                        text=f"{unit.name} is cut off from trace supply; as a non-combat unit it "
+                        "is not marked Out of Supply (it may try Breakout, 12.8e)",
+                    )
+                )
+                facts.append((unit.name, "cut off"))
+                continue
             steps.append(
                 Step(
                     rule="OCS 12.6d",
@@ -115,7 +128,7 @@ def resolve_trace(state: OcsState, action: Trace) -> Outcome[OcsState]:
                 )
             )
             facts.append((unit.name, "Out of Supply"))
-        new_state = state.with_units(*[_record(u, "none", True) for u in units])
+        new_state = state.with_units(*[_record(u, "none", u.is_combat_unit) for u in units])
     return Outcome[OcsState](state=new_state, steps=tuple(steps), facts=tuple(facts))
 
 

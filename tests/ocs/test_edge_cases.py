@@ -511,3 +511,14 @@ def test_captured_counters_get_distinct_names() -> None:
         "Wagons (captured by Axis)",
         "Wagons (captured by Axis) #2",
     ]
+
+
+def test_E6_transport_points_cut_off_are_recorded_then_break_out() -> None:
+    trucks = Unit(name="Trucks", side="Axis", kind="transport", steps=1, printed_ma=12)
+    out = run(game(trucks), Trace(units=("Trucks",), status="none"))
+    assert out.state == game(trucks.model_copy(update={"trace": "none"}))  # no OOS marker
+    assert out.rules_cited() == ["OCS 12.9a"]
+    back = run(out.state, Breakout(unit="Trucks", turn=2), [6, 1])
+    assert back.state.unit("Trucks").location == "reinforcement"
+    assert back.state.unit("Trucks").return_turn == 3
+    refused(game(trucks), Trace(units=("Trucks",), status="eat", dump="A1"), r"never eats")

@@ -298,6 +298,18 @@ async def test_a_deferred_answer_sends_its_file_as_a_follow_up(
     assert followup.message["flags"] == 0
 
 
+async def test_interactions_come_from_channels_and_threads(
+    toy: tuple[FakeDiscord, BotProcess],
+) -> None:
+    discord, _ = toy
+    for channel, where in [
+        ("table-1", "TextChannel table-1"),
+        ("game-thread", "Thread game-thread"),
+    ]:
+        sent = await discord.slash(["toy", "unit", "list"], channel=channel)
+        assert echo((await sent.next_reply()).content)["where"] == where
+
+
 async def test_errors_behind_buttons_are_answered_like_commands(
     toy: tuple[FakeDiscord, BotProcess],
 ) -> None:

@@ -54,6 +54,9 @@ async def handle(
         await interaction.followup.send("The game's log.", file=discord.File(log, "toy.jsonl"))
         return
     echo = {"path": list(path), "options": options, "preview": preview}
+    if path == ("toy", "unit", "list"):
+        channel = interaction.channel
+        echo["where"] = f"{type(channel).__name__} {getattr(channel, 'name', None)}"
     content = json.dumps(echo, sort_keys=True, default=str)
     if path == ("toy", "unit", "list"):
         await interaction.response.send_message(content, view=AgainView())

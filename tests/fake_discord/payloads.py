@@ -92,12 +92,41 @@ def text_channel(channel_id: str, guild_id: str, name: str, position: int) -> di
     }
 
 
+def thread(
+    thread_id: str, guild_id: str, parent_id: str, owner_id: str, name: str
+) -> dict[str, Any]:
+    """A public thread (type 11) of a text channel."""
+    return {
+        "id": thread_id,
+        "type": 11,
+        "guild_id": guild_id,
+        "parent_id": parent_id,
+        "owner_id": owner_id,
+        "name": name,
+        "last_message_id": None,
+        "message_count": 0,
+        "member_count": 2,
+        "total_message_sent": 0,
+        "rate_limit_per_user": 0,
+        "flags": 0,
+        "applied_tags": [],
+        "thread_metadata": {
+            "archived": False,
+            "auto_archive_duration": 1440,
+            "archive_timestamp": now_iso(),
+            "locked": False,
+            "create_timestamp": now_iso(),
+        },
+    }
+
+
 def guild(
     guild_id: str,
     name: str,
     owner_id: str,
     *,
     channels: list[dict[str, Any]],
+    threads: list[dict[str, Any]],
     roles: list[dict[str, Any]],
     members: list[dict[str, Any]],
 ) -> dict[str, Any]:
@@ -137,7 +166,7 @@ def guild(
         "member_count": len(members),
         "members": members,
         "channels": channels,
-        "threads": [],
+        "threads": threads,
         "presences": [],
         "voice_states": [],
         "stage_instances": [],

@@ -168,7 +168,8 @@ class FakeDiscord:
     """REST + gateway for one bot in one guild with a few members.
 
     Members: ``owner`` (owns the guild and the application, administrator), ``ref`` (holds the
-    ``Referee`` role), ``alice`` and ``bob``. Channels: ``general`` and ``table-1``.
+    ``Referee`` role), ``alice`` and ``bob``. Channels: ``general`` and ``table-1``, and the
+    public thread ``game-thread`` in ``general``.
     """
 
     def __init__(self, *, token: str = "fake-token", callback_deadline: float = 3.0) -> None:
@@ -193,6 +194,16 @@ class FakeDiscord:
             name: p.text_channel(p.snowflake(), self.guild_id, name, position)
             for position, name in enumerate(("general", "table-1"))
         }
+        self.threads = {
+            "game-thread": p.thread(
+                p.snowflake(),
+                self.guild_id,
+                self.channels["general"]["id"],
+                self.people["alice"].id,
+                "game-thread",
+            )
+        }
+        """Threads, which interactions may come from like channels (``channel="game-thread"``)."""
         self.commands: dict[str | None, list[dict[str, Any]]] = {}
         """Synced commands by guild id (``None``: global), as the bot last PUT them."""
         self.sync_requests: list[str | None] = []
@@ -374,8 +385,8 @@ class FakeDiscord:
             "type": kind,
             "data": data,
             "guild_id": self.guild_id,
-            "channel_id": self.channels[channel]["id"],
-            "channel": self.channels[channel],
+            "channel_id": self._channel(channel)["id"],
+            "channel": self._channel(channel),
             "member": member,
             "token": token,
             "version": 1,
@@ -393,6 +404,12 @@ class FakeDiscord:
         self._interactions[token] = sent
         await self._dispatch("INTERACTION_CREATE", payload)
         return sent
+
+    def _channel(self, name: str) -> dict[str, Any]:
+        found = self.channels.get(name) or self.threads.get(name)
+        if found is None:
+            raise AssertionError(f"the fake guild has no channel or thread called {name!r}")
+        return found
 
     async def _dispatch(self, event: str, data: dict[str, Any]) -> None:
         if not self._gateways:
@@ -447,6 +464,7 @@ class FakeDiscord:
             "Wargames League",
             self.people["owner"].id,
             channels=list(self.channels.values()),
+            threads=list(self.threads.values()),
             roles=list(self.roles.values()),
             members=members,
         )

@@ -79,6 +79,7 @@ def test_E5_3_six_steps_in_hex_only_four_OOS_no_drm_loses_2() -> None:
     out = run(game(div, bn), Attrition(units=("Div", "Bn")), [3, 6])
     assert out.state == game(div.model_copy(update={"steps": 2, "re": Fraction(2)}), bn)
     assert out.steps[1].modifiers == ()
+    assert out.rules_cited() == ["OCS 12.8b", "OCS 12.8", "OCS 12.8b"]
     assert out.facts == (("Attrition", "-2 steps"),)
 
 
@@ -89,6 +90,7 @@ def test_E5_4_strat_mode_is_AR0_DR2_loses_one_step() -> None:
         unit.model_copy(update={"steps": 0, "location": "dead pile"})
     )  # a 1-step unit keeps its RE figure
     assert "column 0" in out.explanation()[0]
+    assert out.rules_cited() == ["OCS 12.8b", "OCS 12.8", "OCS 12.8b"]
     assert out.facts == (("Attrition", "-1 step"),)
 
 
@@ -161,12 +163,15 @@ def test_E6_2_first_turn_dr3_fails_to_dead_pile() -> None:
     assert out.state == game(FIRST.model_copy(update={"location": "dead pile"}))
     assert out.facts == (("Breakout", "failed"),)
     assert "Breakout dr 3 +1 first turn out of trace = 4: fails" in out.explanation()[1]
+    assert out.rules_cited() == ["OCS 12.8e", "OCS 12.8e"]
 
 
 def test_E6_3_second_turn_conditions_met_dr4_fails() -> None:
     out = run(game(SECOND), Breakout(unit="Bn", path=True, distance=15), [4])
     assert out.state == game(SECOND.model_copy(update={"location": "dead pile"}))
     assert out.steps[0].modifiers == ()
+    assert out.rules_cited() == ["OCS 12.8e", "OCS 12.8e"]
+    assert "not its first turn out of trace" in out.explanation()[0]
 
 
 def test_E6_4_second_turn_17_hexes_refused() -> None:
@@ -208,6 +213,7 @@ def test_E6_6_transport_point_first_turn_dr5_succeeds_one_roll_per_point() -> No
         ),
     )
     assert out.facts == (("Breakout", "1 of 2 points succeed"),)
+    assert out.rules_cited() == ["OCS 12.8e"] * 3
 
 
 def test_E6_7_transport_point_second_turn_refused() -> None:
@@ -457,6 +463,7 @@ def test_E16_blow_1SP_at_25_percent_destroys_1T() -> None:
     assert out.state == game(dumps=[Dump(side="Axis", hex="A1", tokens=3)]).model_copy(
         update={"blown_this_phase": (("Axis", "A1"),)}
     )
+    assert out.rules_cited() == ["OCS 12.11a"]
 
 
 def test_E16_capture_3SP_ground_at_25_percent_takes_3T() -> None:
@@ -465,6 +472,8 @@ def test_E16_capture_3SP_ground_at_25_percent_takes_3T() -> None:
     out = run(state, Capture(side="Axis", hex="B2", unit="Moto"), [2])
     assert out.state == game(moto, dumps=[Dump(side="Axis", hex="B2", tokens=3)])  # 9 T destroyed
     assert out.facts == (("Dump", "3 T captured"),)
+    assert out.rules_cited() == ["OCS 12.11b"]
+    assert "25% of 3 SP: 3 T captured, 2 SP 1 T destroyed" in out.explanation()[0]
 
 
 def test_E16_capture_2_wagons_at_75_percent_takes_2() -> None:
@@ -478,6 +487,7 @@ def test_E16_capture_2_wagons_at_75_percent_takes_2() -> None:
         wagons.model_copy(update={"name": "Wagons (captured by Axis)", "side": "Axis"}),
     )
     assert [r.label for r in out.rolls] == ["Capture dr (Other Transport Points)"]
+    assert out.rules_cited() == ["OCS 12.11b", "OCS 12.11b"]
     assert "may not move this phase" in out.explanation()[1]
 
 

@@ -2,8 +2,9 @@
 
 SQLite through aiosqlite in WAL mode with ``synchronous=FULL`` (a commit survives power loss).
 Every statement is parameterized. Writes go through one connection, one short transaction at a
-time (``BEGIN IMMEDIATE`` … ``COMMIT`` under an asyncio lock: the place where group commit would
-go); reads go through a second connection and only ever see committed data.
+time (``BEGIN IMMEDIATE`` … ``COMMIT`` under an asyncio lock); appends that arrive while a commit
+is in flight are grouped into the next transaction (group commit). Reads go through a second
+connection and only ever see committed data.
 
 The hot path never scans the log: the game row holds the log head (sequence number and hash), the
 next die's sequence number, the seed epoch and the state snapshot, updated in the same transaction
@@ -142,6 +143,8 @@ class Repository:
         self._writer = writer
         self._reader = reader
         self._write_lock = asyncio.Lock()
+        self._pending: list[tuple[Append, int, asyncio.Future[None]]] = []
+        self._flusher: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(cls, path: Path | str) -> Repository:
@@ -160,7 +163,9 @@ class Repository:
         return cls(writer, reader)
 
     async def close(self) -> None:
-        """Close both connections."""
+        """Finish the pending appends, then close both connections."""
+        if self._flusher is not None and not self._flusher.done():
+            await self._flusher
         await self._reader.close()
         await self._writer.close()
 
@@ -331,65 +336,102 @@ class Repository:
             return int(game_id)
 
     async def append(self, change: Append, expected_head: int) -> None:
-        """Append one entry and write the game row after it, in one transaction.
+        """Append one entry and write the game row after it, durably, in one transaction.
+
+        Appends that arrive while a commit is in flight are committed together in the next
+        transaction (group commit: one fsync for many games' actions). If a grouped transaction
+        fails, it is rolled back and each append is retried alone, so one bad append never
+        fails another.
 
         :raises StorageConflict: if the game's head is no longer ``expected_head``.
         """
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((change, expected_head, future))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.create_task(self._flush())
+        await asyncio.shield(future)
+
+    async def _flush(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            async with self._write_lock:
+                if len(batch) > 1:
+                    try:
+                        await self._write(batch)
+                    except Exception:  # fall back to one transaction per append
+                        pass
+                    else:
+                        for _, _, future in batch:
+                            if not future.done():
+                                future.set_result(None)
+                        continue
+                for item in batch:
+                    try:
+                        await self._write([item])
+                    except Exception as exc:
+                        if not item[2].done():
+                            item[2].set_exception(exc)
+                    else:
+                        if not item[2].done():
+                            item[2].set_result(None)
+
+    async def _write(self, batch: list[tuple[Append, int, asyncio.Future[None]]]) -> None:
+        db = self._writer
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            for change, expected_head, _ in batch:
+                await self._write_one(change, expected_head)
+            await db.execute("COMMIT")
+        except BaseException:
+            await db.execute("ROLLBACK")
+            raise
+
+    async def _write_one(self, change: Append, expected_head: int) -> None:
+        db = self._writer
         game = change.game
         entry = change.entry
-        async with self._write_lock:
-            db = self._writer
-            await db.execute("BEGIN IMMEDIATE")
-            try:
-                await db.execute(
-                    "INSERT INTO entries (game_id, seq, interaction_id, kind, body, hash) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
-                    (game.id, entry.seq, entry.interaction_id, entry.kind, entry.body, entry.hash),
-                )
-                if change.dice:
-                    await db.executemany(
-                        "INSERT INTO rolls (game_id, seq, guild_id, channel_id, user_id, sides, "
-                        "face, label, scripted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                        _roll_rows(game, change.user_id, change.dice),
-                    )
-                if change.reveal is not None:
-                    await db.execute(
-                        "UPDATE seeds SET revealed = ? WHERE game_id = ? AND epoch = ?",
-                        (change.reveal[1], game.id, change.reveal[0]),
-                    )
-                if change.new_epoch is not None:
-                    await db.execute(
-                        "INSERT INTO seeds (game_id, epoch, commitment, revealed) "
-                        "VALUES (?, ?, ?, ?)",
-                        (game.id, change.new_epoch[0], change.new_epoch[1], None),
-                    )
-                cursor = await db.execute(
-                    "UPDATE games SET status = ?, table_json = ?, state_json = ?, head_seq = ?, "
-                    "head_hash = ?, next_die = ?, epoch = ?, seed = ?, commitment = ?, "
-                    "players_mix = ? WHERE id = ? AND head_seq = ?",
-                    (
-                        game.status,
-                        _canonical(game.table),
-                        game.state_json,
-                        game.head_seq,
-                        game.head_hash,
-                        game.next_die,
-                        game.epoch,
-                        game.seed,
-                        game.commitment,
-                        game.players_mix,
-                        game.id,
-                        expected_head,
-                    ),
-                )
-                if cursor.rowcount != 1:
-                    raise StorageConflict(
-                        f"game {game.id} moved past entry {expected_head} under a writer"
-                    )
-                await db.execute("COMMIT")
-            except BaseException:
-                await db.execute("ROLLBACK")
-                raise
+        await db.execute(
+            "INSERT INTO entries (game_id, seq, interaction_id, kind, body, hash) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (game.id, entry.seq, entry.interaction_id, entry.kind, entry.body, entry.hash),
+        )
+        if change.dice:
+            await db.executemany(
+                "INSERT INTO rolls (game_id, seq, guild_id, channel_id, user_id, sides, "
+                "face, label, scripted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                _roll_rows(game, change.user_id, change.dice),
+            )
+        if change.reveal is not None:
+            await db.execute(
+                "UPDATE seeds SET revealed = ? WHERE game_id = ? AND epoch = ?",
+                (change.reveal[1], game.id, change.reveal[0]),
+            )
+        if change.new_epoch is not None:
+            await db.execute(
+                "INSERT INTO seeds (game_id, epoch, commitment, revealed) VALUES (?, ?, ?, ?)",
+                (game.id, change.new_epoch[0], change.new_epoch[1], None),
+            )
+        cursor = await db.execute(
+            "UPDATE games SET status = ?, table_json = ?, state_json = ?, head_seq = ?, "
+            "head_hash = ?, next_die = ?, epoch = ?, seed = ?, commitment = ?, "
+            "players_mix = ? WHERE id = ? AND head_seq = ?",
+            (
+                game.status,
+                _canonical(game.table),
+                game.state_json,
+                game.head_seq,
+                game.head_hash,
+                game.next_die,
+                game.epoch,
+                game.seed,
+                game.commitment,
+                game.players_mix,
+                game.id,
+                expected_head,
+            ),
+        )
+        if cursor.rowcount != 1:
+            raise StorageConflict(f"game {game.id} moved past entry {expected_head} under a writer")
 
 
 def _roll_rows(

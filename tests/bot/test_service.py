@@ -261,3 +261,23 @@ async def test_stats_count_the_persisted_dice(service: GameService) -> None:
     assert sum(d6.counts) == 10 and d6.sides == 6
     nobody = await service.handle(HERE, BOB, "st2", gc.Stats(player=UserRef(id=2, name="bob")))
     assert nobody.stats == ()
+
+
+async def test_a_failing_append_in_a_group_commit_does_not_fail_the_others(
+    service: GameService, repo: Repository
+) -> None:
+    places = [Place(guild_id=5, channel_id=c) for c in (1, 2, 3)]
+    for place in places:
+        await start_game(service, place)
+    # the same interaction id reaches two channels at once: both pass the look-up, one commits
+    replies = await asyncio.gather(
+        service.handle(places[0], ALICE, "same", Shoot(side="Axis")),
+        service.handle(places[1], ALICE, "same", Shoot(side="Axis")),
+        service.handle(places[2], ALICE, "other", Shoot(side="Axis")),
+    )
+    assert sorted(r.replayed for r in replies[:2]) == [False, True]
+    assert not replies[2].replayed and replies[2].seq == 4
+    heads = [(await head(repo, place))[0] for place in places]
+    assert sorted(heads[:2]) == [3, 4] and heads[2] == 4
+    stored = await repo.entry_by_interaction("same")
+    assert stored is not None and stored.seq == 4

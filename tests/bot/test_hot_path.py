@@ -1,0 +1,49 @@
+"""An action costs the same with a short or a long log: the hot path never reads the log."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from bot.service import GameService
+from bot.storage import Repository
+from tests.bot.conftest import ALICE, HERE, start_game
+from tests.bot.toysystem import Ammo, Shoot
+
+
+async def statements_of_one_action(service: GameService, repo: Repository, iid: str) -> list[str]:
+    seen: list[str] = []
+    await repo._writer.set_trace_callback(seen.append)
+    await repo._reader.set_trace_callback(seen.append)
+    await service.handle(HERE, ALICE, iid, Shoot(side="Axis"))
+    await repo._writer.set_trace_callback(None)
+    await repo._reader.set_trace_callback(None)
+    return seen
+
+
+def shape(statements: list[str]) -> list[str]:
+    """The statements with their SQL text only (parameters are bound, not inlined)."""
+    return [" ".join(s.split())[:60] for s in statements]
+
+
+async def test_the_same_statements_run_at_entry_10_and_at_entry_1500(
+    service: GameService, repo: Repository
+) -> None:
+    await start_game(service)
+    for i in range(6):
+        await service.handle(HERE, ALICE, f"w{i}", Ammo(side="Axis", level=1 + i % 3))
+    short = await statements_of_one_action(service, repo, "short")
+    started = time.perf_counter()
+    await asyncio.gather(
+        *(service.handle(HERE, ALICE, f"x{i}", Ammo(side="Axis", level=2)) for i in range(1500))
+    )
+    assert time.perf_counter() - started < 60
+    fresh = GameService(repo, service.systems)  # a restart: the first action loads the snapshot
+    await fresh.handle(HERE, ALICE, "warm", Shoot(side="Axis"))
+    long = await statements_of_one_action(fresh, repo, "long")
+    assert shape(short) == shape(long)
+    reads_of_the_log = [s for s in long if "FROM entries" in s]
+    assert reads_of_the_log == [
+        "SELECT game_id, seq, interaction_id, kind, body, hash FROM entries "
+        "WHERE interaction_id = 'long'"
+    ]

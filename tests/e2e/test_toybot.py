@@ -155,6 +155,7 @@ async def test_help_lists_every_command_with_its_help(toy: tuple[FakeDiscord, Bo
         "`/toy refuse` — A command the rules refuse.",
         "`/toy unit add` — Add a unit to the game.",
         "`/toy unit list` — List the units.",
+        "`/whois` — Say who a member is and which roles they hold.",
     ]
 
 
@@ -195,7 +196,7 @@ async def test_owner_forces_a_sync(toy: tuple[FakeDiscord, BotProcess]) -> None:
     deferred = await sent.next_reply()
     assert (deferred.kind, deferred.type, deferred.ephemeral) == ("callback", 5, True)
     followup = await sent.next_reply()
-    assert (followup.kind, followup.content) == ("followup", "Synced 4 commands with Discord.")
+    assert (followup.kind, followup.content) == ("followup", "Synced 5 commands with Discord.")
     assert discord.sync_requests[before:] == [None]
 
 
@@ -308,6 +309,16 @@ async def test_interactions_come_from_channels_and_threads(
     ]:
         sent = await discord.slash(["toy", "unit", "list"], channel=channel)
         assert echo((await sent.next_reply()).content)["where"] == where
+
+
+async def test_user_options_resolve_to_members_of_the_guild(
+    toy: tuple[FakeDiscord, BotProcess],
+) -> None:
+    discord, _ = toy
+    sent = await discord.slash(["whois"], {"player": "ref"}, user="bob")
+    reply = await sent.next_reply()
+    ref = discord.people["ref"].id
+    assert reply.content == f"ref ({ref}) roles=['Referee'] asked by bob"
 
 
 async def test_errors_behind_buttons_are_answered_like_commands(

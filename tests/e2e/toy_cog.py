@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 import discord
+from discord import app_commands
 
 from bot.appcommands import build_commands
 from bot.client import RefereeBot
@@ -68,6 +69,19 @@ async def names(interaction: discord.Interaction[Any], kind: str, current: str) 
     return [name for name in TOY_NAMES.get(kind, []) if current.lower() in name.lower()]
 
 
+@app_commands.command(name="whois")
+@app_commands.describe(player="A member of the server")
+@app_commands.guild_only()
+async def whois(interaction: discord.Interaction[Any], player: discord.Member) -> None:
+    """Say who a member is and which roles they hold."""
+    roles = sorted(role.name for role in player.roles if not role.is_default())
+    asker = interaction.user
+    await interaction.response.send_message(
+        f"{player.name} ({player.id}) roles={roles} asked by {asker.name}", ephemeral=True
+    )
+
+
 async def setup(bot: RefereeBot) -> None:
+    bot.tree.add_command(whois)
     for command in build_commands(TOY_ACTIONS, handle, names, group_help={"toy": "Toy game"}):
         bot.tree.add_command(command)

@@ -16,8 +16,8 @@ async def statements_of_one_action(service: GameService, repo: Repository, iid: 
     await repo._writer.set_trace_callback(seen.append)
     await repo._reader.set_trace_callback(seen.append)
     await service.handle(HERE, ALICE, iid, Shoot(side="Axis"))
-    await repo._writer.set_trace_callback(None)
-    await repo._reader.set_trace_callback(None)
+    await repo._writer.set_trace_callback(None)  # type: ignore[arg-type]
+    await repo._reader.set_trace_callback(None)  # type: ignore[arg-type]
     return seen
 
 

@@ -189,6 +189,26 @@ class GameService:
             return await self._read_only_action(place, command)
         return await self._write(place, actor, interaction_id, command, self._act)
 
+    async def autocomplete(self, place: Place, kind: str, typed: str = "") -> list[str]:
+        """Names of ``kind`` for an option's autocomplete (at most 25, Discord's limit).
+
+        ``"systems"`` lists the installed systems; ``"side"`` the game's sides; any other kind
+        asks the channel's game system (``GameSystem.names``). No game here: no names.
+        """
+        if kind == "systems":
+            names = list(self.systems)
+        else:
+            try:
+                live = await self._load(place)
+            except NoGameHere:
+                return []
+            if kind == "side":
+                names = list(live.row.table["sides"])
+            else:
+                names = list(live.system.names(live.state, kind))
+        wanted = typed.strip().lower()
+        return [n for n in names if wanted in n.lower()][:25]
+
     # --- loading and locking ---------------------------------------------------------------
 
     def _lock(self, place: Place) -> asyncio.Lock:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 
 import pytest
 
@@ -281,3 +282,24 @@ async def test_a_failing_append_in_a_group_commit_does_not_fail_the_others(
     assert sorted(heads[:2]) == [3, 4] and heads[2] == 4
     stored = await repo.entry_by_interaction("same")
     assert stored is not None and stored.seq == 4
+
+
+async def test_autocomplete_names_come_from_the_channels_game(service: GameService) -> None:
+    assert await service.autocomplete(HERE, "side") == []
+    await start_game(service)
+    assert await service.autocomplete(HERE, "side", "all") == ["Allied"]
+    assert await service.autocomplete(HERE, "systems") == ["toy"]
+    assert await service.autocomplete(HERE, "weapon") == []
+
+
+async def test_reopening_the_database_applies_no_migration_twice(
+    service: GameService, repo: Repository, tmp_path: Path
+) -> None:
+    await start_game(service)
+    again = await Repository.open(tmp_path / "referee.db")
+    try:
+        assert await again.schema_version() == 1
+        row = await again.active_game(HERE.guild_id, HERE.channel_id)
+        assert row is not None and row.head_seq == 3
+    finally:
+        await again.close()

@@ -230,31 +230,43 @@ def _option_spec(model: type[BaseModel], name: str, field: FieldInfo) -> OptionS
     autocomplete = str(kind) if kind else None
     origin = typing.get_origin(annotation)
     is_list = origin in (tuple, list) and _list_of_str(annotation)
+    where = f"{model.__name__}.{name}"
     discord_type: Any
     if is_list:
         discord_type = str
     elif _is_literal(annotation):
-        discord_type = annotation
+        discord_type = _choices(where, typing.get_args(annotation))
     elif isinstance(annotation, type) and issubclass(annotation, enum.Enum):
-        discord_type = Literal[tuple(member.value for member in annotation)]
+        discord_type = _choices(where, tuple(member.value for member in annotation))
     elif annotation is bool:
         discord_type = bool
-    elif annotation in (int, float):
+    elif annotation in (int, float, str):
         discord_type = _ranged(annotation, field)
-    elif annotation is str or isinstance(annotation, type):
-        discord_type = str  # anything else is typed as text and parsed by the model
+    elif isinstance(annotation, type) and not issubclass(annotation, BaseModel):
+        discord_type = str  # Fraction, Decimal…: typed as text and parsed by the model
     else:
-        raise TypeError(f"{model.__name__}.{name}: cannot type {annotation!r} as an option")
-    if autocomplete and discord_type not in (str, int, float):
-        raise TypeError(f"{model.__name__}.{name}: autocomplete needs a plain text option")
+        raise TypeError(f"{where}: cannot type {annotation!r} as an option")
+    if autocomplete and discord_type is not str:
+        raise TypeError(f"{where}: autocomplete needs a plain text option")
     return OptionSpec(name, discord_type, description, required, is_list, autocomplete)
 
 
+def _choices(where: str, values: tuple[Any, ...]) -> Any:
+    if len(values) > MAX_CHOICES:
+        raise TypeError(f"{where}: {len(values)} choices; Discord shows 25 (use autocomplete)")
+    return Literal[values]
+
+
 def _ranged(kind: type, field: FieldInfo) -> Any:
+    """``kind`` with the field's bounds: ``ge``/``le`` for numbers, lengths for text."""
     low: Any = None
     high: Any = None
     for item in field.metadata:
-        if isinstance(item, annotated_types.Ge):
+        if isinstance(item, annotated_types.MinLen):
+            low = item.min_length
+        elif isinstance(item, annotated_types.MaxLen):
+            high = item.max_length
+        elif isinstance(item, annotated_types.Ge):
             low = item.ge
         elif isinstance(item, annotated_types.Gt):
             low = int(item.gt) + 1 if kind is int else item.gt  # type: ignore[call-overload]

@@ -11,7 +11,7 @@ from typing import Any, ClassVar, Literal
 import discord
 import pytest
 from discord import app_commands
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, create_model
 
 from bot.appcommands import (
     PREVIEW_HELP,
@@ -69,7 +69,14 @@ def test_nested_action_becomes_group_subgroup_and_command() -> None:
         "description": "Add a unit to the game.",
         "type": 1,
         "options": [
-            {"type": 3, "name": "name", "description": "The unit's name", "required": True},
+            {
+                "type": 3,
+                "name": "name",
+                "description": "The unit's name",
+                "required": True,
+                "min_length": 1,
+                "max_length": 40,
+            },
             {
                 "type": 3,
                 "name": "side",
@@ -227,12 +234,36 @@ def test_models_that_break_the_convention_are_refused() -> None:
             description="Side", json_schema_extra={"autocomplete": "side"}
         )
 
-    for model, match in [
+    hexes: Any = Literal[tuple(f"A{i}" for i in range(30))]
+    hex_action: Any = Literal["toy.hex"]
+    too_many_choices: type[BaseModel] = create_model(
+        "TooManyChoices",
+        action=(hex_action, "toy.hex"),
+        hex=(hexes, Field(description="Hex")),
+    )
+
+    class Nested(BaseModel):
+        """A model inside."""
+
+        action: Literal["toy.nest"] = "toy.nest"
+        inner: UnitAdd = Field(description="Inner")
+
+    class NumberCompleted(BaseModel):
+        """Autocomplete on a number."""
+
+        action: Literal["toy.count"] = "toy.count"
+        count: int = Field(description="Count", json_schema_extra={"autocomplete": "unit"})
+
+    refused: list[tuple[type[BaseModel], str]] = [
+        (too_many_choices, "30 choices"),
+        (Nested, "cannot type"),
+        (NumberCompleted, "plain text option"),
         (NoAction, "no 'action' field"),
         (TooDeep, "one to three words"),
         (Previewing, "reserved"),
         (ChoiceCompleted, "plain text option"),
-    ]:
+    ]
+    for model, match in refused:
         with pytest.raises(TypeError, match=match):
             build_command(model, Recorder(), no_names)
 

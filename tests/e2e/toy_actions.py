@@ -36,7 +36,7 @@ class UnitAdd(BaseModel):
 
     model_config = ConfigDict(frozen=True)
     action: Literal["toy.unit.add"] = "toy.unit.add"
-    name: str = Field(description="The unit's name")
+    name: str = Field(description="The unit's name", min_length=1, max_length=40)
     side: str = Field(description="Its side", json_schema_extra={"autocomplete": "side"})
     kind: Literal["squad", "crew", "leader"] = Field(description="What it is")
     replaced_by: str | None = Field(default=None, description="What replaces it (FB16.6)")

@@ -105,3 +105,22 @@ async def test_gateway_speaks_one_zlib_stream(
             events.append((frame["t"], frame["s"]))
         assert events == [("READY", 1), ("GUILD_CREATE", 2)]
         await fake_discord.wait_until_ready(1)
+
+
+async def test_guild_commands_sync_apart_from_global_ones(
+    fake_discord: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    app, guild = fake_discord.application_id, fake_discord.guild_id
+    headers = {"Authorization": f"Bot {fake_discord.token}"}
+    command = {"name": "dev", "description": "A guild command", "type": 1, "options": []}
+    url = f"{fake_discord.api_base}/applications/{app}/guilds/{guild}/commands"
+    async with http.put(url, json=[command], headers=headers) as response:
+        assert response.status == 200
+        [stored] = await response.json()
+    assert (stored["name"], stored["guild_id"]) == ("dev", guild)
+    assert fake_discord.command("dev") == (stored, guild)
+    bad = {**command, "name": "Dev Command"}
+    async with http.put(url, json=[bad], headers=headers) as response:
+        assert (response.status, (await response.json())["code"]) == (400, 50035)
+    assert fake_discord.sync_requests == [guild]
+    assert fake_discord.commands.get(None) is None

@@ -33,6 +33,11 @@ class GameNew(_Command):
     sides: tuple[str, ...] = Field(
         default=(), description='The sides, comma-separated (default: "Axis,Allied")'
     )
+    options: str = Field(
+        default="",
+        max_length=1000,
+        description='Scenario options: "key=value, ..." or a JSON object',
+    )
 
 
 class GameSeat(_Command):

@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import dataclasses
 import importlib.util
+import json
 import sqlite3
 import uuid
 from collections.abc import Callable, Iterator, Mapping
@@ -70,6 +71,48 @@ from rules_core.roll import parse_expression, roll_expression
 from rules_core.system import SYSTEM_NAMES, GameSystem, get_system
 
 DEFAULT_SIDES: tuple[str, ...] = ("Axis", "Allied")
+SYSTEM_SIDES: dict[str, tuple[str, ...]] = {"cwb": ("Union", "Confederate")}
+"""Default sides per system when ``/game new`` names none (a system may set ``default_sides``)."""
+
+
+def parse_options(text: str) -> dict[str, Any]:
+    """Scenario options of ``/game new``: a JSON object, or ``key=value`` pairs.
+
+    Values ``true``/``false`` are booleans, whole numbers are integers, anything else is text.
+
+    >>> parse_options("isolation=true, ammo_loss=25, era=1944")
+    {'isolation': True, 'ammo_loss': 25, 'era': 1944}
+    >>> parse_options('{"nationalities": {"Axis": "German"}}')
+    {'nationalities': {'Axis': 'German'}}
+    >>> parse_options("oops")
+    Traceback (most recent call last):
+    ...
+    rules_core.errors.InvalidInput: Write options as key=value pairs or a JSON object, not 'oops'.
+    """
+    text = text.strip()
+    if not text:
+        return {}
+    if text.startswith("{"):
+        try:
+            data = json.loads(text)
+        except ValueError:
+            raise InvalidInput("The options are not a valid JSON object.") from None
+        if not isinstance(data, dict):
+            raise InvalidInput("The options must be a JSON object.")
+        return data
+    options: dict[str, Any] = {}
+    for part in text.split(","):
+        key, equals, value = part.partition("=")
+        if not equals or not key.strip():
+            raise InvalidInput(f"Write options as key=value pairs or a JSON object, not {part!r}.")
+        raw = value.strip()
+        parsed: Any = raw
+        if raw.lower() in ("true", "false"):
+            parsed = raw.lower() == "true"
+        elif raw.lstrip("-").isdigit():
+            parsed = int(raw)
+        options[key.strip()] = parsed
+    return options
 
 
 class InstalledSystems(Mapping[str, GameSystem[Any, Any]]):
@@ -529,8 +572,9 @@ class GameService:
     ) -> Reply:
         system = self.system(command.system)
         sides = tuple(s.strip() for s in command.sides if s.strip()) or tuple(
-            getattr(system, "default_sides", DEFAULT_SIDES)
+            getattr(system, "default_sides", SYSTEM_SIDES.get(system.name, DEFAULT_SIDES))
         )
+        options = parse_options(command.options)
         if len(set(sides)) != len(sides) or len(sides) < 2:
             raise InvalidInput('Name at least two different sides, like sides:"Axis,Allied".')
         async with self._lock(place):
@@ -541,7 +585,7 @@ class GameService:
                 raise GameAlreadyActive(
                     "This channel already has an active game; a referee may /game end it first."
                 )
-            state = system.new_state(sides, {})
+            state = system.new_state(sides, options)
             snapshot = state_json(state)
             seed = new_seed()
             public_id = uuid.uuid4().hex
@@ -568,7 +612,7 @@ class GameService:
                 "system": system.name,
                 "title": title,
                 "sides": list(sides),
-                "options": {},
+                "options": options,
                 "commitment": commitment(seed),
                 "place": place.model_dump(),
             }
@@ -978,4 +1022,12 @@ async def export_game(repo: Repository, row: GameRow) -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["DEFAULT_SIDES", "GameService", "InstalledSystems", "command_path", "export_game"]
+__all__ = [
+    "DEFAULT_SIDES",
+    "SYSTEM_SIDES",
+    "GameService",
+    "InstalledSystems",
+    "command_path",
+    "export_game",
+    "parse_options",
+]

@@ -80,7 +80,11 @@ def cmd_console(args: argparse.Namespace) -> int:
         json=args.json,
         export_dir=Path(args.out),
     )
-    return asyncio.run(run_console(options, args.file, _systems(args.plugin or ())))
+    try:
+        return asyncio.run(run_console(options, args.file, _systems(args.plugin or ())))
+    except BrokenPipeError:  # the reader went away (``referee console … | head``)
+        sys.stderr.close()
+        return 1
 
 
 def cmd_verify(args: argparse.Namespace) -> int:

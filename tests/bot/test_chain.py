@@ -178,3 +178,20 @@ async def test_the_log_refuses_updates_and_deletes(repo: Repository, tmp_path: P
     assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
     assert db.execute("SELECT version FROM schema_version").fetchone() == (1,)
     db.close()
+
+
+async def test_an_active_games_export_verifies_and_counts_the_dice_not_yet_revealed(
+    service: GameService,
+) -> None:
+    await start_game(service)
+    await service.handle(HERE, ALICE, "b1", Shoot(side="Axis"))
+    await service.handle(HERE, ALICE, "b2", gc.GameRotate())
+    shot = await service.handle(HERE, ALICE, "b3", Shoot(side="Axis"))
+    reply = await service.handle(HERE, BOB, "b4", gc.GameExport())
+    assert reply.file is not None
+    lines = reply.file.content.decode("utf-8").splitlines()
+    assert json.loads(lines[0])["status"] == "active"
+    report = verify_lines(lines, SYSTEMS)
+    assert report.ok and report.counts is not None
+    assert report.counts["dice of unrevealed seeds"] == len(shot.dice)
+    assert report.counts["dice checked"] >= 2

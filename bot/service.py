@@ -345,11 +345,7 @@ class GameService:
 
     def _act(self, live: _Live, actor: Actor, action: BaseModel) -> _Change:
         system, row = live.system, live.row
-        path = str(getattr(action, "action", ""))
-        if path.split(".")[0] != system.name:
-            raise WrongSystem(
-                f"This channel plays {system.title}; {command_path(path)} belongs to another game."
-            )
+        self._check_system(live, action)
         side = system.acting_side(live.state, action)
         self._require_side(row, actor, side)
         dice = self._dice(row)
@@ -481,6 +477,17 @@ class GameService:
             raise
 
     # --- commit ---------------------------------------------------------------------------
+
+    @staticmethod
+    def _check_system(live: _Live, action: BaseModel) -> str:
+        """The action's path; refuses a command of another system than the channel's game."""
+        path = str(getattr(action, "action", ""))
+        if path.split(".")[0] != live.system.name:
+            raise WrongSystem(
+                f"This channel plays {live.system.title}; {command_path(path)} belongs to "
+                "another game."
+            )
+        return path
 
     def _dice(self, row: GameRow) -> GameDice:
         return GameDice(
@@ -710,11 +717,7 @@ class GameService:
     async def _preview(self, place: Place, action: BaseModel) -> Reply:
         live = await self._load(place)
         system = live.system
-        path = str(getattr(action, "action", ""))
-        if path.split(".")[0] != system.name:
-            raise WrongSystem(
-                f"This channel plays {system.title}; {command_path(path)} belongs to another game."
-            )
+        path = self._check_system(live, action)
         try:
             odds = system.odds(live.state, action)
         except OddsTooLarge as exc:
@@ -755,7 +758,7 @@ class GameService:
 
     async def _read_only_action(self, place: Place, action: BaseModel) -> Reply:
         live = await self._load(place)
-        path = str(getattr(action, "action", ""))
+        path = self._check_system(live, action)
         outcome = live.system.run(live.state, action, ScriptedDice([]))
         if outcome.rolls:
             raise BadCommand(f"{command_path(path)} is declared read-only but rolled dice.")

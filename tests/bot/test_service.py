@@ -303,3 +303,17 @@ async def test_reopening_the_database_applies_no_migration_twice(
         assert row is not None and row.head_seq == 3
     finally:
         await again.close()
+
+
+async def test_a_listing_of_another_system_is_refused(repo: Repository) -> None:
+    from tests.bot.toysystem import Toy
+
+    class Other(Toy):
+        name = "other"
+
+    service = GameService(repo, {"toy": SYSTEM, "other": Other()})
+    await service.handle(HERE, ALICE, "n", gc.GameNew(system="other"))
+    with pytest.raises(WrongSystem, match="belongs to another game"):
+        await service.handle(HERE, ALICE, "l", ShowTally())
+    with pytest.raises(WrongSystem):
+        await service.handle(HERE, ALICE, "p", Shoot(side="Axis"), preview=True)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pydantic import BaseModel
 
 from bot import game_commands as gc
 from bot.dice import FaceScript
@@ -36,6 +37,18 @@ steps = st.lists(
 )  # fmt: skip
 
 
+def build(step: tuple[object, ...]) -> BaseModel:
+    """The command a generated step stands for."""
+    kind, *args = step
+    if kind == "shoot":
+        return Shoot(side=str(args[0]), target=int(str(args[1])))
+    if kind == "ammo":
+        return Ammo(side=str(args[0]), level=int(str(args[1])))
+    if kind == "void":
+        return gc.GameVoid(entry=int(str(args[0])), reason="property")
+    return gc.RollDice(dice="2d6")
+
+
 async def play(path: Path, script: list[tuple[object, ...]]) -> None:
     repo = await Repository.open(path)
     try:
@@ -43,12 +56,7 @@ async def play(path: Path, script: list[tuple[object, ...]]) -> None:
         await start_game(service)
         for i, step in enumerate(script):
             actor = ALICE if i % 2 else BOB
-            command = {
-                "shoot": lambda s: Shoot(side=s[1], target=s[2]),
-                "ammo": lambda s: Ammo(side=s[1], level=s[2]),
-                "void": lambda s: gc.GameVoid(entry=s[1], reason="property"),
-                "roll": lambda s: gc.RollDice(dice="2d6"),
-            }[str(step[0])](step)
+            command = build(step)
             with contextlib.suppress(UserError, RulesError):  # a refusal changes nothing
                 await service.handle(HERE, actor, f"i{i}", command)
         row = await repo.active_game(HERE.guild_id, HERE.channel_id)

@@ -44,7 +44,7 @@ def die_message(game: str, players: bytes, seq: int, sides: int, attempt: int) -
         field(b"game", game.encode("utf-8")),
         field(b"players", players),
         field(b"seq", struct.pack(">Q", seq)),
-        field(b"sides", struct.pack(">I", sides)),
+        field(b"sides", struct.pack(">Q", sides)),
         field(b"attempt", struct.pack(">I", attempt)),
     ]
     return b"referee-dice" + struct.pack(">BB", 1, len(fields)) + b"".join(fields)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
 
 from rules_core.dice import Roll
 from rules_core.outcome import Fact, Step
@@ -36,12 +36,31 @@ class Actor(BaseModel):
 
 
 class UserRef(BaseModel):
-    """A user named in an option (``player:@alice``): id and display name."""
+    """A user named in an option (``player:@alice``): id and display name.
+
+    Validates from ``{"id", "name"}`` or from any object with ``id`` and ``display_name`` (or
+    ``name``) attributes, such as a ``discord.Member``, so a Discord user option can be passed in
+    as it is.
+
+    >>> class Member:
+    ...     id = 42
+    ...     display_name = "Alice"
+    >>> UserRef.model_validate(Member())
+    UserRef(id=42, name='Alice')
+    """
 
     model_config = ConfigDict(frozen=True)
 
     id: int
     name: str
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_user_object(cls, value: Any) -> Any:
+        if isinstance(value, dict | UserRef) or not hasattr(value, "id"):
+            return value
+        name = getattr(value, "display_name", None) or getattr(value, "name", None)
+        return {"id": value.id, "name": str(name)}
 
 
 class DieView(BaseModel):

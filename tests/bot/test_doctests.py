@@ -9,6 +9,7 @@ import pytest
 
 MODULES = [
     "bot.dice",
+    "bot.models",
     "bot.gamelog",
     "bot.stats",
     "bot.commands",

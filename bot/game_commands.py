@@ -27,7 +27,8 @@ class GameNew(_Command):
 
     action: Literal["game.new"] = "game.new"
     system: str = Field(
-        description="The game system", json_schema_extra={"choices_from": "systems"}
+        description="The game system",
+        json_schema_extra={"autocomplete": "systems", "choices_from": "systems"},
     )
     title: str = Field(default="", max_length=100, description="A title for the game")
     sides: tuple[str, ...] = Field(

@@ -178,6 +178,8 @@ async def test_the_log_refuses_updates_and_deletes(repo: Repository, tmp_path: P
     assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
     assert db.execute("SELECT version FROM schema_version").fetchone() == (1,)
     db.close()
+    for connection in (repo._writer, repo._reader):  # durable commits: synchronous=FULL (2)
+        assert list(await connection.execute_fetchall("PRAGMA synchronous")) == [(2,)]
 
 
 async def test_an_active_games_export_verifies_and_counts_the_dice_not_yet_revealed(

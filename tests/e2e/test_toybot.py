@@ -360,3 +360,36 @@ async def test_a_refused_token_exits_with_status_1_and_says_so(
     assert await asyncio.wait_for(bot.process.wait(), 60) == 1
     assert "Discord refused the token in DISCORD_TOKEN" in bot.output()
     assert fake_discord.identify is None
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_action_buttons_run_their_command_even_after_a_restart(
+    fake_discord: FakeDiscord, bots: BotLauncher
+) -> None:
+    first = await bots.start_ready(TOYBOT)
+    sent = await fake_discord.slash(
+        ["toy", "unit", "add"], {"name": "with-button", "side": "Allied", "kind": "crew"}
+    )
+    reply = await sent.next_reply()
+    custom_id, refuse_id = reply.custom_ids
+    assert custom_id == 'act:toy.unit.add:{"kind":"squad","name":"4-6-7","side":"Axis"}'
+    assert refuse_id == 'act:toy.refuse:{"why":"rules"}'
+    assert reply.message is not None
+    assert await first.stop() == 0
+
+    await bots.start_ready(TOYBOT)
+    click = await fake_discord.click(custom_id, reply.message["id"], user="bob")
+    answer = await click.next_reply()
+    assert (answer.kind, answer.type) == ("callback", 4)
+    assert echo(answer.content) == {
+        "path": ["toy", "unit", "add"],
+        "options": {"name": "4-6-7", "side": "Axis", "kind": "squad"},
+        "preview": False,
+    }
+
+    refused = await fake_discord.click(refuse_id, reply.message["id"], user="bob")
+    answer = await refused.next_reply()
+    assert (answer.ephemeral, answer.content) == (
+        True,
+        "A lone leader may not use Sustained Fire. (A9.3)",
+    )

@@ -11,6 +11,7 @@ from discord import app_commands
 
 from bot.appcommands import build_commands
 from bot.client import RefereeBot
+from bot.discord_buttons import ActionButton, action_view, install_action_buttons
 from bot.discord_tree import ReportingView
 from bot.errors import NotYourSide
 from rules_core.errors import IllegalAction
@@ -62,6 +63,13 @@ async def handle(
     if path == ("toy", "unit", "list"):
         await interaction.response.send_message(content, view=AgainView())
         return
+    if path == ("toy", "unit", "add") and options.get("name") == "with-button":
+        add_again = ActionButton(
+            ("toy", "unit", "add"), {"name": "4-6-7", "side": "Axis", "kind": "squad"}, label="Add"
+        )
+        refuse = ActionButton(("toy", "refuse"), {"why": "rules"}, label="Refuse")
+        await interaction.response.send_message(content, view=action_view(add_again, refuse))
+        return
     await interaction.response.send_message(content, ephemeral=preview)
 
 
@@ -82,6 +90,7 @@ async def whois(interaction: discord.Interaction[Any], player: discord.Member) -
 
 
 async def setup(bot: RefereeBot) -> None:
+    install_action_buttons(bot, handle)
     bot.tree.add_command(whois)
     for command in build_commands(TOY_ACTIONS, handle, names, group_help={"toy": "Toy game"}):
         bot.tree.add_command(command)

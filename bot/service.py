@@ -198,15 +198,7 @@ class GameService:
         """Carry out one declared command (a table command or a system action)."""
         if preview and not getattr(command, "rolls_dice", False):
             raise BadCommand("Only commands that roll dice take preview.")
-        handlers: dict[type[BaseModel], Any] = {
-            gc.GameNew: self._new,
-            gc.GameSeat: self._seat,
-            gc.GameRefereeAdd: self._referee_add,
-            gc.GameRefereeRemove: self._referee_remove,
-            gc.GameSeed: self._seed,
-            gc.GameRotate: self._rotate,
-            gc.GameEnd: self._end,
-        }
+        # reads: nothing is logged
         if isinstance(command, gc.GameStatus):
             return await self._status(place)
         if isinstance(command, gc.GameLog):
@@ -217,20 +209,26 @@ class GameService:
             return await self._stats(place, actor, command)
         if isinstance(command, gc.RollDice) and preview:
             return self._roll_odds(command)
+        if preview:
+            return await self._preview(place, command)
+        if getattr(command, "read_only", False):
+            return await self._read_only_action(place, command)
+        # writes: one log entry each
         if isinstance(command, gc.GameNew):
             return await self._new(place, actor, interaction_id, command)
         if isinstance(command, gc.GameVoid):
             return await self._void_write(place, actor, interaction_id, command)
-        if preview:
-            return await self._preview(place, command)
-        handler = handlers.get(type(command))
-        if isinstance(command, gc.RollDice):
-            return await self._write(place, actor, interaction_id, command, self._roll)
-        if handler is not None:
-            return await self._write(place, actor, interaction_id, command, handler)
-        if getattr(command, "read_only", False):
-            return await self._read_only_action(place, command)
-        return await self._write(place, actor, interaction_id, command, self._act)
+        writers: dict[type[BaseModel], Callable[[_Live, Actor, Any], _Change]] = {
+            gc.GameSeat: self._seat,
+            gc.GameRefereeAdd: self._referee_add,
+            gc.GameRefereeRemove: self._referee_remove,
+            gc.GameSeed: self._seed,
+            gc.GameRotate: self._rotate,
+            gc.GameEnd: self._end,
+            gc.RollDice: self._roll,
+        }
+        writer = writers.get(type(command), self._act)
+        return await self._write(place, actor, interaction_id, command, writer)
 
     async def autocomplete(self, place: Place, kind: str, typed: str = "") -> list[str]:
         """Names of ``kind`` for an option's autocomplete (at most 25, Discord's limit).
@@ -300,14 +298,14 @@ class GameService:
         actor: Actor,
         interaction_id: str,
         command: BaseModel,
-        handler: Callable[..., Any],
+        handler: Callable[[_Live, Actor, Any], _Change],
     ) -> Reply:
         async with self._lock(place):
             seen = await self.repo.entry_by_interaction(interaction_id)
             if seen is not None:
                 return await self._reply_from_stored(seen, replayed=True)
             live = await self._load(place)
-            change: _Change = handler(live, actor, command)
+            change = handler(live, actor, command)
             return await self._commit(place, live, actor, interaction_id, change)
 
     # --- permissions -----------------------------------------------------------------------

@@ -5,7 +5,10 @@ The convention is the one of :mod:`rules_core.system`: the ``action`` literal is
 every other field an option (``replaced_by`` shown as ``replaced-by``, its description the help),
 ``Literal``/``Enum`` are choices, ``ge``/``le`` ranges, a default makes an option optional,
 ``tuple[str, ...]`` is a comma-separated list, ``json_schema_extra={"autocomplete": kind}`` asks
-for autocomplete, and ``rolls_dice = True`` adds a ``preview`` option.
+for autocomplete, and ``rolls_dice = True`` adds a ``preview`` option. A field typed with a model
+of a user (exactly the fields ``id`` and ``name``, like ``bot.models.UserRef``) is a user option:
+the handler gets the ``discord.Member`` and the model validates from it. Any other class (a
+``Fraction``…) is typed as text for the model to parse.
 
 The generated commands do nothing themselves: they pass ``(interaction, path, options, preview)``
 to one handler, with ``options`` keyed by the model's field names and holding only what the user
@@ -242,6 +245,8 @@ def _option_spec(model: type[BaseModel], name: str, field: FieldInfo) -> OptionS
         discord_type = bool
     elif annotation in (int, float, str):
         discord_type = _ranged(annotation, field)
+    elif _is_user_model(annotation):
+        discord_type = Union[discord.Member, discord.User]  # noqa: UP007 (a runtime annotation)
     elif isinstance(annotation, type) and not issubclass(annotation, BaseModel):
         discord_type = str  # Fraction, Decimal…: typed as text and parsed by the model
     else:
@@ -311,6 +316,15 @@ def _unwrap_optional(annotation: Any) -> tuple[Any, bool]:
         if len(args) == 1:
             return args[0], True
     return annotation, False
+
+
+def _is_user_model(annotation: Any) -> bool:
+    """A model of a Discord user: the fields ``id`` and ``name`` only (``bot.models.UserRef``)."""
+    return (
+        isinstance(annotation, type)
+        and issubclass(annotation, BaseModel)
+        and set(annotation.model_fields) == {"id", "name"}
+    )
 
 
 def _is_literal(annotation: Any) -> bool:

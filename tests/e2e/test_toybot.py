@@ -153,6 +153,7 @@ async def test_help_lists_every_command_with_its_help(toy: tuple[FakeDiscord, Bo
         "`/toy export` — Export the toy game as a file.",
         "`/toy fire` — Fire weapons at a target; rolls the IFT DR.",
         "`/toy refuse` — A command the rules refuse.",
+        "`/toy seat` — Take a seat; a referee may seat someone else.",
         "`/toy unit add` — Add a unit to the game.",
         "`/toy unit list` — List the units.",
         "`/whois` — Say who a member is and which roles they hold.",
@@ -319,6 +320,25 @@ async def test_user_options_resolve_to_members_of_the_guild(
     reply = await sent.next_reply()
     ref = discord.people["ref"].id
     assert reply.content == f"ref ({ref}) roles=['Referee'] asked by bob"
+
+
+async def test_a_user_option_validates_into_the_model(
+    toy: tuple[FakeDiscord, BotProcess],
+) -> None:
+    discord, _ = toy
+    command, _ = discord.command("toy")
+    seat = next(o for o in command["options"] if o["name"] == "seat")
+    assert [(o["name"], o["type"]) for o in seat["options"]] == [("side", 3), ("player", 6)]
+    sent = await discord.slash(["toy", "seat"], {"side": "Axis", "player": "alice"}, user="ref")
+    alice = discord.people["alice"].id
+    assert (await sent.next_reply()).content == (
+        f"Seat(action='toy.seat', side='Axis', player=Player(id={alice}, name='alice'))"
+        " asked by ref"
+    )
+    sent = await discord.slash(["toy", "seat"], {"side": "Allied"}, user="bob")
+    assert (await sent.next_reply()).content == (
+        "Seat(action='toy.seat', side='Allied', player=None) asked by bob"
+    )
 
 
 async def test_errors_behind_buttons_are_answered_like_commands(

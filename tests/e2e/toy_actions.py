@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import enum
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
 class Phase(enum.Enum):
@@ -43,6 +43,30 @@ class UnitAdd(BaseModel):
     morale: int = Field(default=7, gt=2, lt=11, description="Its morale")
 
 
+class Player(BaseModel):
+    """A user as the application keeps it (like ``bot.models.UserRef``)."""
+
+    model_config = ConfigDict(frozen=True)
+    id: int
+    name: str
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_member(cls, value: Any) -> Any:
+        if hasattr(value, "display_name"):
+            return {"id": value.id, "name": value.display_name}
+        return value
+
+
+class Seat(BaseModel):
+    """Take a seat; a referee may seat someone else."""
+
+    model_config = ConfigDict(frozen=True)
+    action: Literal["toy.seat"] = "toy.seat"
+    side: str = Field(description="The side", json_schema_extra={"autocomplete": "side"})
+    player: Player | None = Field(default=None, description="Seat this player instead")
+
+
 class UnitList(BaseModel):
     """List the units."""
 
@@ -74,7 +98,7 @@ class Export(BaseModel):
     action: Literal["toy.export"] = "toy.export"
 
 
-TOY_ACTIONS: tuple[type[BaseModel], ...] = (Fire, UnitAdd, UnitList, Boom, Refuse, Export)
+TOY_ACTIONS: tuple[type[BaseModel], ...] = (Fire, UnitAdd, UnitList, Boom, Refuse, Export, Seat)
 TOY_NAMES = {
     "weapon": ["MMG", "HMG", "LMG", "ATR"],
     "side": ["Axis", "Allied"],

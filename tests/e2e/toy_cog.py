@@ -15,7 +15,7 @@ from bot.discord_buttons import ActionButton, action_view, install_action_button
 from bot.discord_tree import ReportingView
 from bot.errors import NotYourSide
 from rules_core.errors import IllegalAction
-from tests.e2e.toy_actions import TOY_ACTIONS, TOY_NAMES
+from tests.e2e.toy_actions import TOY_ACTIONS, TOY_NAMES, Seat
 
 
 class AgainView(ReportingView):
@@ -54,6 +54,10 @@ async def handle(
         await interaction.response.defer(thinking=True)
         log = io.BytesIO(b'{"seq": 1}\n{"seq": 2}\n')
         await interaction.followup.send("The game's log.", file=discord.File(log, "toy.jsonl"))
+        return
+    if path == ("toy", "seat"):
+        seat = Seat.model_validate({"action": "toy.seat", **options})
+        await interaction.response.send_message(f"{seat!r} asked by {interaction.user.name}")
         return
     echo = {"path": list(path), "options": options, "preview": preview}
     if path == ("toy", "unit", "list"):

@@ -376,62 +376,56 @@ class Repository:
                             item[2].set_result(None)
 
     async def _write(self, batch: list[tuple[Append, int, asyncio.Future[None]]]) -> None:
+        """One transaction for the whole batch: each kind of statement once, for every append."""
         db = self._writer
         await db.execute("BEGIN IMMEDIATE")
         try:
-            for change, expected_head, _ in batch:
-                await self._write_one(change, expected_head)
+            await db.executemany(
+                "INSERT INTO entries (game_id, seq, interaction_id, kind, body, hash) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (c.game.id, c.entry.seq, c.entry.interaction_id, c.entry.kind, c.entry.body,
+                     c.entry.hash)
+                    for c, _, _ in batch
+                ],
+            )  # fmt: skip
+            rolls = [row for c, _, _ in batch for row in _roll_rows(c.game, c.user_id, c.dice)]
+            if rolls:
+                await db.executemany(
+                    "INSERT INTO rolls (game_id, seq, guild_id, channel_id, user_id, sides, "
+                    "face, label, scripted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    rolls,
+                )
+            for change, _, _ in batch:
+                if change.reveal is not None:
+                    await db.execute(
+                        "UPDATE seeds SET revealed = ? WHERE game_id = ? AND epoch = ?",
+                        (change.reveal[1], change.game.id, change.reveal[0]),
+                    )
+                if change.new_epoch is not None:
+                    await db.execute(
+                        "INSERT INTO seeds (game_id, epoch, commitment, revealed) "
+                        "VALUES (?, ?, ?, ?)",
+                        (change.game.id, change.new_epoch[0], change.new_epoch[1], None),
+                    )
+            cursor = await db.executemany(
+                "UPDATE games SET status = ?, table_json = ?, state_json = ?, head_seq = ?, "
+                "head_hash = ?, next_die = ?, epoch = ?, seed = ?, commitment = ?, "
+                "players_mix = ? WHERE id = ? AND head_seq = ?",
+                [
+                    (
+                        g.status, _canonical(g.table), g.state_json, g.head_seq, g.head_hash,
+                        g.next_die, g.epoch, g.seed, g.commitment, g.players_mix, g.id, expected,
+                    )
+                    for g, expected in ((c.game, head) for c, head, _ in batch)
+                ],
+            )  # fmt: skip
+            if cursor.rowcount != len(batch):
+                raise StorageConflict("a game moved past its expected log head under a writer")
             await db.execute("COMMIT")
         except BaseException:
             await db.execute("ROLLBACK")
             raise
-
-    async def _write_one(self, change: Append, expected_head: int) -> None:
-        db = self._writer
-        game = change.game
-        entry = change.entry
-        await db.execute(
-            "INSERT INTO entries (game_id, seq, interaction_id, kind, body, hash) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            (game.id, entry.seq, entry.interaction_id, entry.kind, entry.body, entry.hash),
-        )
-        if change.dice:
-            await db.executemany(
-                "INSERT INTO rolls (game_id, seq, guild_id, channel_id, user_id, sides, "
-                "face, label, scripted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                _roll_rows(game, change.user_id, change.dice),
-            )
-        if change.reveal is not None:
-            await db.execute(
-                "UPDATE seeds SET revealed = ? WHERE game_id = ? AND epoch = ?",
-                (change.reveal[1], game.id, change.reveal[0]),
-            )
-        if change.new_epoch is not None:
-            await db.execute(
-                "INSERT INTO seeds (game_id, epoch, commitment, revealed) VALUES (?, ?, ?, ?)",
-                (game.id, change.new_epoch[0], change.new_epoch[1], None),
-            )
-        cursor = await db.execute(
-            "UPDATE games SET status = ?, table_json = ?, state_json = ?, head_seq = ?, "
-            "head_hash = ?, next_die = ?, epoch = ?, seed = ?, commitment = ?, "
-            "players_mix = ? WHERE id = ? AND head_seq = ?",
-            (
-                game.status,
-                _canonical(game.table),
-                game.state_json,
-                game.head_seq,
-                game.head_hash,
-                game.next_die,
-                game.epoch,
-                game.seed,
-                game.commitment,
-                game.players_mix,
-                game.id,
-                expected_head,
-            ),
-        )
-        if cursor.rowcount != 1:
-            raise StorageConflict(f"game {game.id} moved past entry {expected_head} under a writer")
 
 
 def _roll_rows(

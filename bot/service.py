@@ -788,6 +788,12 @@ class GameService:
             ("Players' seeds", row.players_mix.hex()),
             ("Voided entries", ", ".join(map(str, row.table["voided"])) or "none"),
         )
+        system = self.system(row.system)
+        live = self._live.get((place.guild_id, place.channel_id))
+        state = live.state if live is not None else system.parse_state(row.state_json)
+        summary = system.summary(state)
+        if summary:
+            fields = (*fields, ("Table", "\n".join(summary)))
         return Reply(
             command="/game status",
             title=f"{row.title} ({row.status})",

@@ -78,6 +78,10 @@ class GameSystem(ABC, Generic[S, A]):
         """Names of things of ``kind`` in ``state`` (for autocomplete): units, weapons, dumps…"""
         return []
 
+    def summary(self, state: S) -> list[str]:
+        """A few lines for ``/game status``: levels, markers, dumps… (empty by default)."""
+        return []
+
     def run(self, state: S, action: A, dice: Dice) -> Outcome[S]:
         """Resolve and make sure the outcome lists every die read during resolution."""
         before = len(dice.rolls)

@@ -131,6 +131,7 @@ async def test_permissions_seats_and_referees(service: GameService, repo: Reposi
     # everyone may read
     status = await service.handle(HERE, CAROL, "r", gc.GameStatus())
     assert ("Referees", "alice, carol") in status.fields
+    assert ("Table", "Axis: ammo 1\nAllied: ammo 2") in status.fields  # the system's summary
 
 
 async def test_bad_input_and_illegal_actions_change_nothing(

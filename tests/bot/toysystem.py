@@ -73,6 +73,9 @@ class Toy(GameSystem[Tally, Shoot | Ammo | ShowTally]):
     def names(self, state: Tally, kind: str) -> list[str]:
         return list(state.sides) if kind == "side" else []
 
+    def summary(self, state: Tally) -> list[str]:
+        return [f"{s}: ammo {a}" for s, a in zip(state.sides, state.ammo, strict=True)]
+
     def _index(self, state: Tally, side: str) -> int:
         if side not in state.sides:
             raise InvalidInput(f"{side!r} is not a side of this game.")

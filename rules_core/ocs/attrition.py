@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Literal
 
 from rules_core.dice import Dice, Roll
@@ -158,7 +159,8 @@ def _lose_steps(unit: Unit, lost: int) -> Unit:
     steps = unit.steps - lost
     update: dict[str, object] = {"steps": steps}
     if unit.steps > 1:  # a multi-step unit has one step per RE (P3 9.11d)
-        update["re"] = max(unit.re - lost, 0)
+        # Fraction(0), never the int 0: the field is a Fraction (serializer warning otherwise)
+        update["re"] = max(unit.re - lost, Fraction(0))
     if steps == 0:
         update["location"] = "dead pile"
     return unit.model_copy(update=update)

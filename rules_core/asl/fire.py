@@ -427,9 +427,11 @@ def plan_fire(state: AslState, action: Fire) -> FirePlan:
     if action.fire_lane and action.lane_residual:
         raise InvalidInput("Lay a Fire Lane or resolve its Residual attack, not both.")
     lanes = {lane.weapon.lower() for lane in state.fire_lanes}
-    # A9.2: the MPh shot limit per (MG, unit, Location).
+    # A9.2: the MPh shot limit per (MG, unit, Location) binds Subsequent First Fire (Sustained
+    # Fire) too: the A9.2 EX MG "cannot use Subsequent First Fire vs the broken squad because it
+    # has already fired on it twice and the unit had expended only two MF".
     if phase == "mph" and not action.lane_residual and not action.fpf:
-        limited = [w for w in weapons if w.is_mg and w.name.lower() not in sustained_names]
+        limited = [w for w in weapons if w.is_mg]
         if limited:
             if not action.targets or action.location is None or action.mf is None:
                 raise InvalidInput(
@@ -442,8 +444,8 @@ def plan_fire(state: AslState, action: Fire) -> FirePlan:
                     if taken >= limit:
                         raise IllegalAction(
                             f"{weapon.name} has already attacked {target} in {action.location} "
-                            f"{taken} time(s) and it spent {action.mf} MF there; further fire "
-                            "only as Sustained Fire or FPF.",
+                            f"{taken} time(s) and it spent {action.mf} MF there; Subsequent "
+                            "First Fire at it there is not allowed either (FPF excepted).",
                             rule="A9.2",
                         )
     # A9.11/A9.12: how many SW MGs each unit fires.

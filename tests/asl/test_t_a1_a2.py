@@ -70,11 +70,16 @@ def test_T_A1_4_second_shot_in_H5_colored_4_loses_rof_First_Fire() -> None:
     assert ShotCount(weapon="MG", target="squad", location="H5", shots=2) in out.state.shots
 
 
-def test_T_A1_5_third_shot_refused_but_sustained_fire_allowed() -> None:
+def test_T_A1_5_third_shot_refused_even_as_subsequent_first_fire() -> None:
+    # A9.2 EX: "It cannot use Subsequent First Fire vs the broken squad because it has already
+    # fired on it twice and the unit had expended only two MF in its current Location."
     state = run(a1_state(), mph_fire("squad", location="H5", mf=2), [1, 5]).state
     state = run(state, mph_fire("squad", location="H5", mf=2), [4, 2]).state
     refused(state, mph_fire("squad", location="H5", mf=2), IllegalAction, "A9.2")
-    out = run(state, mph_fire("squad", location="H5", mf=2, sustained=("MG",)), [3, 3])
+    refused(state, mph_fire("squad", location="H5", mf=2, sustained=("MG",)), IllegalAction, "A9.2")
+    # "Should another unit move into the MG's LOS ... the MG could use Subsequent First Fire
+    # (and thus Sustained Fire; 9.3)".
+    out = run(state, mph_fire("other", location="H4", mf=1, sustained=("MG",)), [3, 3])
     assert out.facts == (("MG", "fine"), ("ROF (MG)", "lost"))
     assert "A9.3" in out.rules_cited()
     mg = out.state.weapon("MG")

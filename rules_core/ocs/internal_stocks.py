@@ -34,12 +34,23 @@ def recovery_cost_per_level(unit: Unit) -> int:
     return math.ceil(TOKENS_PER_LEVEL * max(Fraction(1), unit.re))
 
 
+def recovery_deficit(unit: Unit) -> int:
+    """Tokens a unit needs to recover fully: levels × 2 T × max(1, RE) (OCS 12.10e).
+
+    >>> recovery_deficit(Unit(name="Div", side="Axis", steps=3, re=Fraction(3), internals="LOW"))
+    6
+    >>> recovery_deficit(Unit(name="Bn", side="Axis", internals="EXHAUSTED"))
+    4
+    """
+    return LEVELS_TO_RECOVER[unit.internals] * recovery_cost_per_level(unit)
+
+
 def resolve_recover(state: OcsState, action: Recover) -> Outcome[OcsState]:
     """Compulsory recovery of Low/Exhausted units from one dump they reach (OCS 12.10e A-C).
 
     When the dump covers every level, exactly that is spent. Otherwise all of it is expended:
-    units buy whole levels in priority order (the order named, by default Exhausted first) and
-    the Tokens that buy no level are wasted (12.10e C).
+    units buy whole levels in priority order (the order named; by default the largest deficit
+    in Tokens first, brief §5.4) and the Tokens that buy no level are wasted (12.10e C).
 
     >>> from rules_core.ocs.state import Dump
     >>> s = OcsState(sides=("Axis",), dumps=(Dump(side="Axis", hex="A1", tokens=3),),
@@ -62,7 +73,8 @@ def resolve_recover(state: OcsState, action: Recover) -> Outcome[OcsState]:
             for u in state.units
             if u.side == action.side and u.location == "map" and u.internals != "NONE"
         ]
-        units = sorted(marked, key=lambda u: -LEVELS_TO_RECOVER[u.internals])
+        # brief §5.4 default allocation: largest deficit (in Tokens) first, then state order
+        units = sorted(marked, key=lambda u: -recovery_deficit(u))
     if not units:
         raise IllegalAction(
             f"{action.side} has no unit marked Low or Exhausted.", rule="OCS 12.10e"
@@ -122,5 +134,6 @@ __all__ = [
     "RECOVERED",
     "TOKENS_PER_LEVEL",
     "recovery_cost_per_level",
+    "recovery_deficit",
     "resolve_recover",
 ]

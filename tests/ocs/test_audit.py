@@ -458,3 +458,15 @@ def test_state_json_round_trip_is_warning_free() -> None:
         warnings.simplefilter("error")
         assert SYSTEM.parse_state(state.model_dump_json()) == state
         assert isinstance(OcsState.model_validate_json(state.model_dump_json()), OcsState)
+
+
+def test_recovery_default_order_is_largest_deficit_in_tokens_first() -> None:
+    """Brief §5.4: default allocation largest deficit first — a Low 3-RE division (6 T) before
+    an Exhausted 1-RE battalion (4 T); with 6 T the division recovers, the battalion stays."""
+    bn = Unit(name="Bn", side="Axis", internals="EXHAUSTED")
+    div = Unit(name="Div", side="Axis", steps=3, re=Fraction(3), internals="LOW")
+    state = game(bn, div, dumps=(Dump(side="Axis", hex="D", tokens=6),))
+    out = run(state, Recover(side="Axis", dump="D"))
+    assert out.state.unit("Div").internals == "NONE"
+    assert out.state.unit("Bn").internals == "EXHAUSTED"
+    assert out.state.dumps == ()

@@ -28,18 +28,15 @@ To try the referee without Discord, use the console instead:
 """
 
 
-def _not_built(what: str) -> int:
-    print(f"{what} is not built yet; see the project's open issues.", file=sys.stderr)
-    return 2
-
-
 def cmd_run(args: argparse.Namespace) -> int:
     """Run the Discord bot."""
     settings = Settings()
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
         print(NO_TOKEN, file=sys.stderr)
         return 2
-    return _not_built("The Discord bot")
+    from bot.client import attach_game_service, run
+
+    return run(settings, configure=attach_game_service)
 
 
 def _systems(plugins: Sequence[str]) -> dict[str, GameSystem[Any, Any]] | None:

@@ -25,7 +25,14 @@ from bot.sync import state_path, sync_commands
 
 log = logging.getLogger(__name__)
 
-INITIAL_EXTENSIONS: tuple[str, ...] = ("cogs.meta",)
+INITIAL_EXTENSIONS: tuple[str, ...] = (
+    "cogs.meta",
+    "cogs.game",
+    "cogs.dice",
+    "cogs.asl",
+    "cogs.ocs",
+    "cogs.cwb",
+)
 """The cogs loaded at start, in order (each module ends with ``async def setup(bot)``)."""
 
 Hook = Callable[[], Awaitable[None]]
@@ -46,6 +53,9 @@ class RefereeBot(commands.Bot):
     settings: Settings
     game_service: Any
     """The game service (``bot.service``) the cogs call; attached before the bot starts."""
+    action_handler: Any
+    """The handler of every game command and button (``bot.discord_handler``), made by the
+    first game cog that loads."""
     initial_extensions: tuple[str, ...]
     failed_extensions: dict[str, BaseException]
     """Extensions that failed to load, with their error (the bot runs without them)."""
@@ -69,6 +79,7 @@ class RefereeBot(commands.Bot):
         )
         self.settings = settings
         self.game_service = game_service
+        self.action_handler = None
         self.initial_extensions = tuple(extensions)
         self.failed_extensions = {}
         self.sync_state = state_path(settings.database)
@@ -122,6 +133,18 @@ def setup_logging(level: str) -> None:
     """discord.py's log format, at ``REFEREE_LOG_LEVEL``, for the bot and discord.py alike."""
     numeric = logging.getLevelName(level.upper())
     discord.utils.setup_logging(level=numeric if isinstance(numeric, int) else logging.INFO)
+
+
+async def attach_game_service(bot: RefereeBot) -> None:
+    """Open the database of ``bot.settings`` and attach a game service on it to ``bot``; the
+    database is closed when the bot closes (the ``configure`` of ``referee run``)."""
+    from bot.service import GameService
+    from bot.storage import Repository
+
+    repo = await Repository.open(bot.settings.database)
+    bot.game_service = GameService(repo)
+    bot.add_close_hook(repo.close)
+    log.info("Opened the database %s", bot.settings.database)
 
 
 async def start(bot: RefereeBot, token: str) -> None:
@@ -178,4 +201,12 @@ def run(
     return 0
 
 
-__all__ = ["INITIAL_EXTENSIONS", "RefereeBot", "apply_endpoints", "run", "setup_logging", "start"]
+__all__ = [
+    "INITIAL_EXTENSIONS",
+    "RefereeBot",
+    "apply_endpoints",
+    "attach_game_service",
+    "run",
+    "setup_logging",
+    "start",
+]

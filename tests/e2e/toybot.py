@@ -9,10 +9,10 @@ import logging
 import os
 import sys
 
-from bot.client import INITIAL_EXTENSIONS, RefereeBot, run
+from bot.client import RefereeBot, run
 from bot.config import Settings
 
-DEFAULT = (*INITIAL_EXTENSIONS, "tests.e2e.toy_cog")
+DEFAULT = ("cogs.meta", "tests.e2e.toy_cog")
 log = logging.getLogger("toybot")
 
 

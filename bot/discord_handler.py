@@ -1,0 +1,227 @@
+"""The one handler behind every game command and button: build the action, call the service,
+render, send.
+
+Every generated slash command (``bot.appcommands``) and every :class:`ActionButton` click ends in
+:meth:`DiscordHandler.handle`. The interaction's own id is the idempotency key: the service answers
+an interaction it has seen before from its log and rolls nothing, and when Discord delivers the
+same interaction twice the second answer is refused by Discord and only logged here.
+
+Who may do what is the service's business; the handler only says who asks: the member's id and
+display name, and ``is_admin`` when they hold Administrator or Manage Server or the
+``REFEREE_ROLE`` role. Refusals (``RulesError``/``UserError``) go up to the tree's error handler,
+which answers them with one ephemeral sentence.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from bot.charts import histogram_png
+from bot.commands import Registry, build_action, build_registry
+from bot.discord_buttons import ActionButton, action_view, install_action_buttons
+from bot.errors import UserError
+from bot.models import Actor, Place, Reply
+from bot.render.embed import render_embed
+
+log = logging.getLogger(__name__)
+
+DEFER_AFTER = 1.5
+"""Seconds to wait for the service before deferring (Discord wants an answer within 3 s)."""
+SLOW_COMMANDS: frozenset[tuple[str, ...]] = frozenset({("game", "export"), ("stats",)})
+"""Commands that build a file: they defer at once."""
+ALREADY_ACKNOWLEDGED = 40060
+MALFUNCTIONED = "malfunctioned"
+
+
+def place_of(interaction: discord.Interaction[Any]) -> Place:
+    """Where the interaction came from: server, channel or thread, and a thread's parent."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise UserError("Games are played in a server's channels and threads, not here.")
+    channel = interaction.channel
+    parent = channel.parent_id if isinstance(channel, discord.Thread) else None
+    return Place(guild_id=interaction.guild_id, channel_id=interaction.channel_id, parent_id=parent)
+
+
+def actor_of(interaction: discord.Interaction[Any], referee_role: str) -> Actor:
+    """Who asks: a server administrator or manager, or a holder of ``referee_role``, is admin."""
+    user = interaction.user
+    is_admin = False
+    if isinstance(user, discord.Member):
+        permissions = user.guild_permissions
+        is_admin = (
+            permissions.administrator
+            or permissions.manage_guild
+            or any(role.name == referee_role for role in user.roles)
+        )
+    return Actor(user_id=user.id, name=user.display_name, is_admin=is_admin)
+
+
+def follow_up_buttons(
+    reply: Reply, path: tuple[str, ...], options: dict[str, Any]
+) -> list[ActionButton]:
+    """Buttons that save typing under a result: "Repair" for each malfunctioned weapon, and
+    "Roll again" when an MG kept its ROF (the same fire again). Options too long for a button's
+    ``custom_id`` get no button."""
+    if reply.preview or reply.ephemeral or path[:1] != ("asl",):
+        return []
+    buttons: list[ActionButton] = []
+    for subject, result in reply.facts:
+        if result == MALFUNCTIONED and path != ("asl", "repair"):
+            try:
+                buttons.append(
+                    ActionButton(
+                        ("asl", "repair"),
+                        {"weapon": subject},
+                        label=f"Repair {subject}"[:80],
+                        style=discord.ButtonStyle.danger,
+                    )
+                )
+            except ValueError:
+                continue
+    kept_rof = any(s.startswith("ROF (") and r == "kept" for s, r in reply.facts)
+    if kept_rof and path in (("asl", "fire"), ("asl", "tohit")):
+        with contextlib.suppress(ValueError):  # options too long for a button
+            buttons.append(
+                ActionButton(path, options, label="Roll again", style=discord.ButtonStyle.primary)
+            )
+    return buttons[:5]
+
+
+def reply_files(reply: Reply) -> list[discord.File]:
+    """The export's JSONL file, or the histogram PNG of each die size of ``/stats``."""
+    files = []
+    if reply.file is not None:
+        files.append(discord.File(io.BytesIO(reply.file.content), reply.file.filename))
+    for stats in reply.stats:
+        total = sum(stats.counts)
+        png = histogram_png(dict(enumerate(stats.counts, start=1)), f"d{stats.sides}: {total} dice")
+        files.append(discord.File(io.BytesIO(png), f"stats-d{stats.sides}.png"))
+    return files[:10]
+
+
+class DiscordHandler:
+    """Runs a command or a button click through the game service and posts the result."""
+
+    def __init__(self, service: Any, referee_role: str) -> None:
+        self.service = service
+        self.referee_role = referee_role
+        self.registry: Registry = build_registry(service.systems)
+
+    async def names(
+        self, interaction: discord.Interaction[Any], kind: str, typed: str
+    ) -> list[str]:
+        """Autocomplete: names of ``kind`` in the channel's game."""
+        names: list[str] = await self.service.autocomplete(place_of(interaction), kind, typed)
+        return names
+
+    async def handle(
+        self,
+        interaction: discord.Interaction[Any],
+        path: tuple[str, ...],
+        options: dict[str, Any],
+        preview: bool,
+    ) -> None:
+        """Build the action, call the service, render and send (the ``ActionHandler``)."""
+        spec = self.registry.find(path)
+        values = dict(options)
+        if preview:
+            values["preview"] = True
+        action, preview = build_action(spec, values)
+        place, actor = place_of(interaction), actor_of(interaction, self.referee_role)
+        call = self.service.handle(place, actor, str(interaction.id), action, preview=preview)
+        if path in SLOW_COMMANDS:
+            await interaction.response.defer(ephemeral=path == ("stats",), thinking=True)
+            reply: Reply = await call
+        else:
+            task = asyncio.ensure_future(call)
+            done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+            if not done:
+                ephemeral = preview or spec.read_only
+                await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+            reply = await task
+        await self.send(interaction, reply, path, options)
+
+    async def send(
+        self,
+        interaction: discord.Interaction[Any],
+        reply: Reply,
+        path: tuple[str, ...],
+        options: dict[str, Any],
+    ) -> None:
+        """Post ``reply`` as the interaction's answer (a follow-up if it was deferred)."""
+        embed = render_embed(reply)
+        files = reply_files(reply)
+        if reply.stats:
+            embed.set_image(url=f"attachment://{files[0].filename}")
+        buttons = follow_up_buttons(reply, path, options)
+        view = action_view(*buttons) if buttons else discord.utils.MISSING
+        ephemeral = reply.ephemeral or reply.preview
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(
+                    embed=embed, files=files, view=view, ephemeral=ephemeral
+                )
+            else:
+                await interaction.response.send_message(
+                    embed=embed, files=files, view=view, ephemeral=ephemeral
+                )
+        except discord.HTTPException as exc:
+            if reply.replayed and exc.code == ALREADY_ACKNOWLEDGED:
+                log.info(
+                    "Interaction %s was delivered again; answered before, nothing rolled",
+                    interaction.id,
+                )
+                return
+            raise
+
+
+def handler_for(bot: Any) -> DiscordHandler:
+    """The bot's one handler (created on first use, buttons installed with it)."""
+    handler: DiscordHandler | None = getattr(bot, "action_handler", None)
+    if handler is None:
+        if bot.game_service is None:
+            raise RuntimeError("the game service is not attached to the bot (see bot.cli)")
+        handler = DiscordHandler(bot.game_service, bot.settings.referee_role)
+        bot.action_handler = handler
+        install_action_buttons(bot, handler.handle)
+    return handler
+
+
+def add_group(bot: Any, models: Sequence[type[Any]], group_help: dict[str, str]) -> None:
+    """Generate the commands of ``models`` and add them to the bot's tree."""
+    from bot.appcommands import build_commands
+
+    handler = handler_for(bot)
+    for command in build_commands(models, handler.handle, handler.names, group_help=group_help):
+        bot.tree.add_command(command)
+
+
+def add_system(bot: Any, name: str, group_help: dict[str, str]) -> None:
+    """Add the commands of the game system ``name`` (``/asl``…) from its action models."""
+    system = handler_for(bot).service.system(name)
+    add_group(bot, system.action_types, group_help)
+
+
+def remove_group(bot: Any, name: str) -> None:
+    """Remove the top-level command ``name`` (a cog's teardown)."""
+    bot.tree.remove_command(name)
+
+
+__all__ = [
+    "DiscordHandler",
+    "actor_of",
+    "add_group",
+    "add_system",
+    "follow_up_buttons",
+    "handler_for",
+    "place_of",
+    "remove_group",
+    "reply_files",
+]

@@ -151,11 +151,19 @@ def plan_capture(state: OcsState, action: Capture) -> CapturePlan:
 
 @dataclass(frozen=True)
 class VehicleSplit:
-    """How one category of Transport Points divides: per unit, points and Tokens captured."""
+    """How one category of Transport Points divides (P3 9.14c, brief §5.10).
+
+    ``taken`` holds, per counter, the points captured and the Tokens the captured vehicles of
+    that counter carry away; ``kept_load`` the load left on the owner's part of each counter;
+    ``ground`` captured Tokens that no captured vehicle carries (they land on the captor's side
+    of the hex).
+    """
 
     points: int
     load: int
     taken: tuple[tuple[Unit, int, int], ...]
+    kept_load: tuple[int, ...] = ()
+    ground: int = 0
 
     @property
     def taken_points(self) -> int:
@@ -165,30 +173,77 @@ class VehicleSplit:
     @property
     def taken_load(self) -> int:
         """Loaded Tokens captured in the category."""
-        return sum(t for _, _, t in self.taken)
+        return sum(t for _, _, t in self.taken) + self.ground
 
 
 def split_vehicles(plan: CapturePlan, category: Category, percent: int) -> VehicleSplit:
     """Divide a category: the percent of the points and, separately, of their load (P3 9.14c).
 
-    Points and Tokens are taken from the counters in their listed order (the owner's choice).
-    A counter whose every point is captured takes its whole load with it.
+    Points are taken from the counters in their listed order (the owner's choice). Exactly the
+    captured share of the pooled load goes with the captor — on the captured vehicles, their own
+    load first — and the owner's remaining vehicles keep the rest to displace. Only when every
+    point is captured and the load share is smaller does the captor take the whole load (no
+    vehicle of the owner is left to carry it away).
+
+    >>> trucks = tuple(Unit(name=f"T{i}", side="S", kind="transport", printed_ma=12,
+    ...                     load_tokens=4) for i in range(3))
+    >>> plan = CapturePlan("A", "S", "H", 0, {"Trucks": trucks, "Other Transport Points": ()},
+    ...                    ("Trucks",), True, "half-up")
+    >>> split = split_vehicles(plan, "Trucks", 25)
+    >>> split.taken_points, split.taken_load, split.kept_load
+    (1, 3, (0, 5, 4))
     """
     units = plan.vehicles[category]
     points = sum(u.steps for u in units)
     load = sum(u.load_tokens for u in units)
     points_left = captured_share(points, percent, plan.rounding)
-    load_left = captured_share(load, percent, plan.rounding)
-    taken: list[tuple[Unit, int, int]] = []
+    captured_points: list[int] = []
     for unit in units:
         p = min(points_left, unit.steps)
-        t = min(load_left, unit.load_tokens)
         points_left -= p
-        load_left -= t
-        if p == unit.steps:
-            t = unit.load_tokens  # no vehicle is left to carry the rest
-        taken.append((unit, p, t))
-    return VehicleSplit(points=points, load=load, taken=tuple(taken))
+        captured_points.append(p)
+    owner_keeps = any(p < u.steps for u, p in zip(units, captured_points, strict=True))
+    share = captured_share(load, percent, plan.rounding) if owner_keeps else load
+    # the captured vehicles carry the share, their own load first
+    carried = [0] * len(units)
+    own = [u.load_tokens for u in units]
+    left = share
+    for i, p in enumerate(captured_points):
+        if p and left:
+            carried[i] = min(left, own[i])
+            own[i] -= carried[i]
+            left -= carried[i]
+    first_captured = next((i for i, p in enumerate(captured_points) if p), None)
+    if left and first_captured is not None:
+        # the rest of the share comes off the owner's counters onto the first captured vehicle
+        for i in range(len(units)):
+            moved = min(left, own[i])
+            own[i] -= moved
+            carried[first_captured] += moved
+            left -= moved
+    ground = 0
+    if left:  # no captured vehicle: the captured SP are taken off the owner's loads, in order
+        ground = left
+        for i in range(len(units)):
+            moved = min(left, own[i])
+            own[i] -= moved
+            left -= moved
+    # a fully captured counter's leftover load moves to the owner's first remaining vehicle
+    keeper = next(
+        (i for i, (u, p) in enumerate(zip(units, captured_points, strict=True)) if p < u.steps),
+        None,
+    )
+    for i, (unit, p) in enumerate(zip(units, captured_points, strict=True)):
+        if p == unit.steps and own[i] and keeper is not None:
+            own[keeper] += own[i]
+            own[i] = 0
+    return VehicleSplit(
+        points=points,
+        load=load,
+        taken=tuple((u, p, t) for u, p, t in zip(units, captured_points, carried, strict=True)),
+        kept_load=tuple(own),
+        ground=ground,
+    )
 
 
 def category_fact(plan: CapturePlan, category: Category, face: int) -> Fact:
@@ -286,10 +341,9 @@ def apply_capture(state: OcsState, plan: CapturePlan, rolled: CaptureRoll) -> Ou
         split = split_vehicles(plan, category, percent)
         points, load = split.points, split.load
         taken_points, taken_load = split.taken_points, split.taken_load
-        for unit, p, t in split.taken:
-            remaining = unit.model_copy(
-                update={"steps": unit.steps - p, "load_tokens": unit.load_tokens - t}
-            )
+        captor_ground += split.ground
+        for (unit, p, t), kept_load in zip(split.taken, split.kept_load, strict=True):
+            remaining = unit.model_copy(update={"steps": unit.steps - p, "load_tokens": kept_load})
             replaced[unit.name] = remaining if remaining.steps else None
             if p:
                 captured_units.append(
@@ -306,8 +360,6 @@ def apply_capture(state: OcsState, plan: CapturePlan, rolled: CaptureRoll) -> Ou
                         }
                     )
                 )
-            elif t:  # captured SP with no captured vehicle: on the ground for the captor
-                captor_ground += t
         hexes = DISPLACEMENT_HEXES[category]
         steps.append(
             Step(

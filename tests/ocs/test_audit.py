@@ -470,3 +470,35 @@ def test_recovery_default_order_is_largest_deficit_in_tokens_first() -> None:
     assert out.state.unit("Div").internals == "NONE"
     assert out.state.unit("Bn").internals == "EXHAUSTED"
     assert out.state.dumps == ()
+
+
+def test_T_O6_with_three_separate_one_point_truck_counters_captures_exactly_3T() -> None:
+    """P3 9.14c / brief §5.10: the percent applies to the points and, separately, to the load.
+
+    T-O6 with its 3 trucks as three 1-point counters carrying 1 SP each: dr 3 (25 %) captures
+    1 truck and 12 T × 25 % = 3 T — not the captured counter's whole 4 T. The owner keeps
+    2 trucks with 9 T to displace."""
+    trucks = tuple(
+        Unit(name=f"Tr{i}", side="Soviet", kind="transport", hex="H", printed_ma=12, load_tokens=4)
+        for i in range(3)
+    )
+    state = game(Unit(name="Moto", side="Axis", hex="H"), *trucks)
+    out = run(state, Capture(side="Axis", hex="H", unit="Moto"), [3])
+    captured = [u for u in out.state.units if u.side == "Axis" and u.kind == "transport"]
+    kept = [u for u in out.state.units if u.side == "Soviet"]
+    assert [(u.steps, u.load_tokens) for u in captured] == [(1, 3)]
+    assert sum(u.steps for u in kept) == 2 and sum(u.load_tokens for u in kept) == 9
+    assert out.facts == (("Trucks", "1 point(s) and 3 T captured"),)
+    assert out.state.dumps == ()
+
+
+def test_capture_load_with_no_captured_vehicle_lands_on_the_ground_for_the_captor() -> None:
+    """One truck point with 8 T, dr 3: 25 % of 1 point rounds to 0, 25 % of 8 T = 2 T captured."""
+    truck = Unit(name="Tr", side="Soviet", kind="transport", hex="H", printed_ma=12, load_tokens=8)
+    out = run(
+        game(Unit(name="Moto", side="Axis", hex="H"), truck),
+        Capture(side="Axis", hex="H", unit="Moto"),
+        [3],
+    )
+    assert out.state.unit("Tr").load_tokens == 6
+    assert out.state.dumps == (Dump(side="Axis", hex="H", tokens=2),)

@@ -422,8 +422,10 @@ def plan_fire(state: AslState, action: Fire) -> FirePlan:
     if action.fire_lane or action.lane_residual:
         if len(weapons) != 1 or units or weapons[0].kind != "sw_mg":
             raise IllegalAction("A Fire Lane belongs to one SW MG firing alone.", rule="A9.22")
-        if sustained_names:
-            raise IllegalAction("A Fire Lane attack is not Sustained Fire.", rule="A9.22")
+        if sustained_names or action.fpf:
+            raise IllegalAction("A Fire Lane attack is not Sustained Fire or FPF.", rule="A9.22")
+    if action.fire_lane and phase != "mph":
+        raise IllegalAction("A Fire Lane is declared with Defensive First Fire.", rule="A9.22")
     if action.fire_lane and action.lane_residual:
         raise InvalidInput("Lay a Fire Lane or resolve its Residual attack, not both.")
     lanes = {lane.weapon.lower() for lane in state.fire_lanes}
@@ -472,7 +474,8 @@ def plan_fire(state: AslState, action: Fire) -> FirePlan:
             )
     weapon_plans = []
     for weapon in weapons:
-        sustained = weapon.name.lower() in sustained_names
+        # A9.3: a MG that attacks using FPF is using Sustained Fire (B# −2), declared or not.
+        sustained = weapon.name.lower() in sustained_names or (action.fpf and weapon.is_mg)
         level = weapon_level(state, weapon)
         if sustained:
             owner = state.unit(weapon.possessor) if weapon.possessor else None
@@ -681,7 +684,9 @@ def resolve_fire(state: AslState, action: Fire, dice: Dice) -> Outcome[AslState]
                     Step(rule="A9.22", text=f"{r.name} lays a Fire Lane — First Fire counter")
                 )
             elif plans[r.name].sustained or plan.fpf:
-                why = "FPF" if plan.fpf and not plans[r.name].sustained else "Sustained Fire"
+                why = "Sustained Fire"
+                if plan.fpf:
+                    why = "FPF (Sustained Fire)" if plans[r.name].sustained else "FPF"
                 steps.append(Step(rule="A9.3", text=f"{why} — {r.name} marked Final Fire, no ROF"))
             else:
                 rof_text = (

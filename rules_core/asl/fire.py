@@ -733,7 +733,9 @@ def resolve_fire(state: AslState, action: Fire, dice: Dice) -> Outcome[AslState]
                 steps.append(Step(rule="FB16.2", text=f"{name} is Berserk — unaffected"))
     for r in result.weapons:
         if r.fate != Fate.OK:
-            steps.append(Step(rule="FB16.5", text=f"no Residual FP from {r.name}"))
+            # A8.221 by itself; FB16.5 (and its EX) when the weapon is under FB.
+            rule = "FB16.5" if plans[r.name].level > 0 else "A8.221"
+            steps.append(Step(rule=rule, text=f"no Residual FP from {r.name}"))
     if result.no_residual_at_all:
         steps.append(
             Step(rule="FB16.5", text="Original DR 12 in an Axis Small-Arms attack — no Residual FP")

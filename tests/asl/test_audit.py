@@ -577,6 +577,11 @@ def test_audit_residual_flags() -> None:
     ]
     eleven = run(state, Fire(weapons=("LMG",), units=("S",)), [5, 6])
     assert "Residual FP" not in dict(eleven.facts)
+    # no FB at all: a malfunctioned weapon still leaves no Residual FP, by A8.221
+    plain = weapon_state(0, rof=1)
+    out = run(plain, Fire(weapons=("W",)), [6, 6])
+    assert out.facts == (("W", "malfunctioned"), ("Residual FP (W)", "none"))
+    assert out.explanation()[-1] == "A8.221: no Residual FP from W"
 
 
 # --------------------------------------------------------------------------------------------

@@ -87,7 +87,7 @@ def test_E2_3_two_x_weapons_only_the_highest_dr_removed() -> None:
     )
     out = run(state, Fire(weapons=("X1", "X2")), [6, 6, 3, 5])
     assert out.facts == (("X1", "fine"), ("X2", "eliminated"), ("Residual FP (X2)", "none"))
-    assert out.rules_cited() == ["A7", "A9.71", "A9.71", "A9.7", "A9.2", "FB16.5"]
+    assert out.rules_cited() == ["A7", "A9.71", "A9.71", "A9.7", "A9.2", "A8.221"]
     assert [w.status for w in out.state.weapons] == ["ok", "eliminated"]
 
 

@@ -164,7 +164,7 @@ def test_T_A2_4_dr12_RS_HMG5_LMG3_HMG_removed_LMG_fine() -> None:
         ("ROF (LMG)", "lost"),
         ("Residual FP (HMG)", "none"),
     )
-    assert out.rules_cited() == ["A7", "A9.71", "A.11", "A9.71", "A9.2", "FB16.5"]
+    assert out.rules_cited() == ["A7", "A9.71", "A.11", "A9.71", "A9.2", "A8.221"]
     assert out.explanation()[1] == (
         "A9.71: Random Selection among HMG, LMG: HMG 5, LMG 3 — HMG affected"
     )

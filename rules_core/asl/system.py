@@ -42,7 +42,7 @@ from rules_core.asl.setup import (
     set_level,
     set_phase,
 )
-from rules_core.asl.state import AslConfig, AslState, Side
+from rules_core.asl.state import PHASE_NAMES, AslConfig, AslState, Side
 from rules_core.asl.tohit import resolve_tohit
 from rules_core.dice import Dice
 from rules_core.errors import InvalidInput
@@ -155,6 +155,35 @@ class AslSystem(GameSystem[AslState, AslAction]):
         if kind == "weapon":
             return [w.name for w in state.weapons]
         return []
+
+    def summary(self, state: AslState) -> list[str]:
+        """Lines for ``/game status``: levels (FB16.1), phase (A3), weapons (A9.7), broken units.
+
+        >>> from rules_core.asl.examples import fb16_fire_group
+        >>> for line in SYSTEM.summary(fb16_fire_group()):
+        ...     print(line)
+        Axis: Ammunition Shortage level 4
+        Allied: no Ammunition Shortage
+        Phase: Prep Fire Phase (Axis)
+        """
+        lines = [
+            f"{s.name}: Ammunition Shortage level {s.level}"
+            if s.level
+            else f"{s.name}: no Ammunition Shortage"
+            for s in state.sides
+        ]
+        if state.phase is not None:
+            whose = f" ({state.phase_side})" if state.phase_side else ""
+            lines.append(f"Phase: {PHASE_NAMES[state.phase]}{whose}")
+        groups = (
+            ("Malfunctioned", [w.name for w in state.weapons if w.status == "malfunctioned"]),
+            ("Eliminated", [w.name for w in state.weapons if w.status == "eliminated"]),
+            ("Disabled", [w.name for w in state.weapons if w.status == "disabled"]),
+            ("Low Ammo", [w.name for w in state.weapons if w.low_ammo]),
+            ("Broken", [u.name for u in state.units if u.broken]),
+        )
+        lines.extend(f"{label}: {', '.join(names)}" for label, names in groups if names)
+        return lines
 
     def odds(self, state: AslState, action: AslAction) -> dict[tuple[Fact, ...], Fraction]:
         """Exact odds; IFT attacks use the fast exact enumeration of :func:`fire_odds`."""

@@ -688,3 +688,45 @@ def test_audit_odds_checks_and_repair() -> None:
 def test_audit_section_7_flags_and_defaults() -> None:
     state = SYSTEM.new_state(["Axis", "Allied"], {})
     assert state.config.model_dump() == {"fb_atmm_level4_drm": 1, "repair_drm": 0}
+
+
+# --------------------------------------------------------------------------------------------
+# /game status summary
+
+
+def test_audit_summary_levels_phase_weapons_and_broken_units() -> None:
+    state = SYSTEM.new_state(["Axis", "Allied"], {})
+    assert SYSTEM.summary(state) == [
+        "Axis: no Ammunition Shortage",
+        "Allied: no Ammunition Shortage",
+    ]
+    state = build(
+        SetLevel(side="Axis", level=4),
+        AddUnit(name="A", side="Axis", kind="squad", replaced_by=("5-4-8",)),
+        AddUnit(name="B", side="Axis", kind="squad"),
+        AddUnit(name="crew", side="Axis", kind="crew"),
+        AddWeapon(name="HMG", side="Axis", kind="sw_mg", rof=3, owner="A"),
+        AddWeapon(name="LMG", side="Axis", kind="sw_mg", rof=1, owner="B"),
+        AddWeapon(name="PaK 40", side="Axis", kind="gun", owner="crew", repair=1),
+        SetPhase(phase="pfph", side="Axis"),
+    )
+    # T-A3 #6: DR 12, both MGs eliminated, B broken; then the PaK 40 rolls 10: Low Ammo.
+    state = run(state, Fire(weapons=("HMG", "LMG"), units=("A", "B")), [6, 6, 2, 2, 1, 6]).state
+    state = run(state, ToHit(gun="PaK 40"), [4, 6]).state
+    assert SYSTEM.summary(state) == [
+        "Axis: Ammunition Shortage level 4",
+        "Allied: no Ammunition Shortage",
+        "Phase: Prep Fire Phase (Axis)",
+        "Eliminated: HMG, LMG",
+        "Low Ammo: PaK 40",
+        "Broken: B",
+    ]
+    state = run(state, SetPhase(phase="rph", side="Allied"), []).state
+    state = run(state, SetPhase(phase="dfph", side="Allied"), []).state
+    state = run(state, ToHit(gun="PaK 40"), [6, 6]).state  # 12: Disabled
+    assert SYSTEM.summary(state)[-3:] == ["Disabled: PaK 40", "Low Ammo: PaK 40", "Broken: B"]
+    mg = build(
+        AddWeapon(name="MG", side="Allied", kind="sw_mg", status="malfunctioned"),
+        SetPhase(phase="rph", side="Allied"),
+    )
+    assert SYSTEM.summary(mg)[-2:] == ["Phase: Rally Phase (Allied)", "Malfunctioned: MG"]

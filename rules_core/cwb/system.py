@@ -54,6 +54,7 @@ from rules_core.cwb.scenario import (
     set_wagon,
 )
 from rules_core.cwb.state import CwbState
+from rules_core.cwb.summary import table_summary
 from rules_core.cwb.supply_wagons import resupply, resupply_side
 from rules_core.dice import Dice
 from rules_core.errors import InvalidInput
@@ -143,6 +144,14 @@ class CwbSystem(GameSystem[CwbState, CwbAction]):
         if kind == "wagon":
             return [w.name for w in state.wagons]
         return []
+
+    def summary(self, state: CwbState) -> list[str]:
+        """``/game status``: ammo-loss percent, Low/Out/Isolated/Routed units, wagons per side.
+
+        >>> CwbSystem().summary(CwbSystem().new_state(["Union"], {"cwb_ammo_loss_pct": 4}))
+        ['Union: ammo loss 4 %', 'Union wagons: none']
+        """
+        return table_summary(state)
 
     def odds(self, state: CwbState, action: CwbAction) -> dict[tuple[Fact, ...], Fraction]:
         """Exact odds by enumerating every face of the d100 (100 branches for a fire)."""

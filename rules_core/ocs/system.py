@@ -60,6 +60,7 @@ from rules_core.ocs.fuel import resolve_cleanup, resolve_fuel
 from rules_core.ocs.internal_stocks import resolve_recover
 from rules_core.ocs.state import OcsOptions, OcsState, Unit
 from rules_core.ocs.strength import combined_arms_multiplier, supply_multiplier
+from rules_core.ocs.summary import table_summary
 from rules_core.ocs.tokens import format_tokens, parse_tokens
 from rules_core.ocs.trace import resolve_trace
 from rules_core.odds import exact_odds
@@ -267,6 +268,14 @@ class OcsSystem(GameSystem[OcsState, AnyOcsAction]):
         if isinstance(action, Capture):
             return capture_odds(plan_capture(state, action))
         return super().odds(state, action)
+
+    def summary(self, state: OcsState) -> list[str]:
+        """``/game status``: dumps per side in SP/T, Out of Supply, Low, Exhausted, fuel (OCS 12).
+
+        >>> SYSTEM.summary(SYSTEM.new_state(["Axis", "Soviet"], {}))
+        ['Axis dumps: none', 'Soviet dumps: none']
+        """
+        return table_summary(state)
 
     def names(self, state: OcsState, kind: str) -> list[str]:
         """Autocomplete: ``unit`` names, ``dump`` hexes, ``side`` names."""

@@ -155,7 +155,7 @@ def test_blowing_odds_for_3_of_4_SP() -> None:
     }
 
 
-# --- Capture Table (S3), every category × dr ----------------------------------------------------
+# --- Capture Table (S3), every category × dr ---
 _S3_CAPTURE = {  # dr: (Dump on Ground, Trucks, Other Transport Points)
     1: (0, 0, 0),
     2: (25, 0, 0),
@@ -239,7 +239,7 @@ def test_capture_refused_while_owner_combat_unit_present_no_die() -> None:
         SYSTEM.run(state, Capture(side="Axis", hex="H", unit="Moto"), ScriptedDice([]))
 
 
-# --- Tokens (12.1a) ------------------------------------------------------------------------------
+# --- Tokens (12.1a) ---
 @pytest.mark.parametrize(
     ("text", "tokens"),
     [
@@ -269,7 +269,7 @@ def test_T_O5_making_change_both_examples() -> None:
     assert format_tokens(4 - 1) == "3 T" and format_tokens(20 - 2) == "4 1/2 SP"
 
 
-# --- combat supply (12.4, 12.10) -----------------------------------------------------------------
+# --- combat supply (12.4, 12.10) ---
 def test_attacker_pays_1T_per_step_from_the_dump_exactly() -> None:
     units = (
         Unit(name="Div", side="Axis", steps=3, re=Fraction(3)),
@@ -325,7 +325,7 @@ def test_attack_with_the_other_sides_dump_refused() -> None:
         SYSTEM.run(state, Attack(attackers=("Bn",), dump="D"), ScriptedDice([]))
 
 
-# --- fuel (12.5) ---------------------------------------------------------------------------------
+# --- fuel (12.5) ---
 def test_fuel_costs_formation_1SP_hq_1SP_unit_1T_and_expiry() -> None:
     units = (
         Unit(name="HQ", side="Axis", kind="HQ", movement="truck"),
@@ -351,7 +351,7 @@ def test_fuel_costs_formation_1SP_hq_1SP_unit_1T_and_expiry() -> None:
     assert FuelMarker(side="Axis", method="hq", name="HQ") not in cleaned.fuel_markers
 
 
-# --- eating, recovery (12.6c, 12.10e) -------------------------------------------------------------
+# --- eating, recovery (12.6c, 12.10e) ---
 def test_eating_pools_re_and_rounds_up() -> None:
     units = tuple(Unit(name=f"U{i}", side="Axis", re=Fraction(3, 2)) for i in range(3))
     state = game(*units, dumps=(Dump(side="Axis", hex="D", tokens=5),))
@@ -381,7 +381,7 @@ def test_recovery_2T_per_level_per_unit_or_RE(
     assert out.state.dump_tokens("D", "Axis") == left
 
 
-# --- breakout (12.8e) -----------------------------------------------------------------------------
+# --- breakout (12.8e) ---
 def test_breakout_odds_first_turn_and_later() -> None:
     cut = Unit(name="U", side="Axis", trace="none", out_of_supply=True)
     first = SYSTEM.odds(game(cut), Breakout(unit="U"))
@@ -419,7 +419,7 @@ def test_breakout_distance_16_refused_15_allowed() -> None:
     assert out.state.unit("U").location == "reinforcement"
 
 
-# --- refusals change nothing ---------------------------------------------------------------------
+# --- refusals change nothing ---
 @pytest.mark.parametrize(
     "action",
     [
@@ -502,3 +502,38 @@ def test_capture_load_with_no_captured_vehicle_lands_on_the_ground_for_the_capto
     )
     assert out.state.unit("Tr").load_tokens == 6
     assert out.state.dumps == (Dump(side="Axis", hex="H", tokens=2),)
+
+
+def test_summary_dumps_in_SP_T_markers_and_fuel() -> None:
+    from rules_core.system import get_system
+
+    units = (
+        Unit(name="1 Bn", side="Axis", out_of_supply=True, internals="LOW"),
+        Unit(name="2 Bn", side="Axis", internals="EXHAUSTED"),
+        Unit(name="Gone", side="Axis", out_of_supply=True, location="dead pile"),
+        Unit(name="Pz", side="Axis", movement="track", fuel="phase"),
+        Unit(name="Tr", side="Soviet", kind="transport", hex="0707", printed_ma=12, load_tokens=6),
+    )
+    state = game(
+        *units,
+        dumps=(
+            Dump(side="Axis", hex="0905", tokens=18),
+            Dump(side="Axis", hex="1010", tokens=9),
+            Dump(side="Soviet", hex="2020", tokens=3),
+        ),
+    ).model_copy(update={"fuel_markers": (FuelMarker(side="Axis", method="hq", name="XL HQ"),)})
+    assert get_system("ocs").summary(state) == [
+        "Axis dumps: 0905 4 1/2 SP, 1010 2 SP 1 T",
+        "Axis Out of Supply: 1 Bn",
+        "Axis Low: 1 Bn",
+        "Axis Exhausted: 2 Bn",
+        "Axis fuel: XL HQ (HQ), Pz (this phase)",
+        "Soviet dumps: 2020 3 T",
+        "Soviet loaded: 0707 1 1/2 SP on Tr",
+    ]
+
+
+def test_summary_stays_short_with_many_units() -> None:
+    units = tuple(Unit(name=f"Battalion {i}", side="Axis", out_of_supply=True) for i in range(300))
+    lines = SYSTEM.summary(game(*units))
+    assert all(len(line) <= 180 for line in lines) and len(lines) == 3

@@ -98,7 +98,9 @@ def _validate(state: AslState, action: Check) -> tuple[Unit, int]:
 
 
 def resolve_check(state: AslState, action: Check, dice: Dice) -> Outcome[AslState]:
-    """Resolve one availability check: Final dr ≤ the needed number; PF/ATMM Original 6 pins.
+    """Resolve one availability check (C13.31 PF, C13.7 ATMM, A24.1 SMOKE, E1.92 Starshell).
+
+    Final dr ≤ the needed number, with the FB16.61-16.66 drm; a PF/ATMM Original 6 pins.
 
     >>> from rules_core.asl.system import SYSTEM
     >>> from rules_core.asl.actions import AddUnit

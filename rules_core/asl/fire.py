@@ -125,7 +125,11 @@ class FireResult:
 
     @property
     def original_dr(self) -> int:
-        """The Original DR."""
+        """The Original DR: colored + white (§0.1; A9.7 reads it for breakdown).
+
+        >>> FireResult(5, 6, (), (), False).original_dr
+        11
+        """
         return self.colored + self.white
 
 
@@ -252,7 +256,7 @@ FATE_WORDS = {Fate.OK: "fine", Fate.MALF: "malfunctioned", Fate.ELIM: "eliminate
 
 
 def fate_word(kind: str, fate: Fate) -> str:
-    """How a player says it: a SW is eliminated, a Gun or vehicle weapon Disabled (§0.3).
+    """How a player says it: a SW is eliminated (A9.72), a Gun or vehicle weapon Disabled (D3.7).
 
     >>> fate_word("gun", Fate.ELIM), fate_word("sw_mg", Fate.MALF)
     ('disabled', 'malfunctioned')

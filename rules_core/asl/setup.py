@@ -176,7 +176,7 @@ def add_weapon(state: AslState, action: AddWeapon) -> Outcome[AslState]:
 
 
 def describe(state: AslState, weapon: Weapon) -> str:
-    """One line about a weapon: numbers, status, markers, FB level.
+    """One line about a weapon: numbers (A9.7), status, markers (A9.2), FB level (FB16.1).
 
     >>> from rules_core.asl.state import Side
     >>> st = AslState(sides=(Side(name="Axis", nationality="German", axis=True, level=2),))

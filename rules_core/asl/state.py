@@ -89,12 +89,20 @@ class Unit(BaseModel):
 
     @property
     def is_mmc(self) -> bool:
-        """Multi-Man Counter: squad, half-squad or crew."""
+        """Multi-Man Counter: squad, half-squad or crew (FB16.2 Unit Replacement, A9.11).
+
+        >>> Unit(name="C", side="Axis", kind="crew", nationality="German").is_mmc
+        True
+        """
         return self.kind in ("squad", "half_squad", "crew")
 
     @property
     def is_smc(self) -> bool:
-        """Single-Man Counter: leader or hero."""
+        """Single-Man Counter: leader or hero (A9.12; immune under FB16.11).
+
+        >>> Unit(name="L", side="Axis", kind="leader", nationality="German").is_smc
+        True
+        """
         return self.kind in ("leader", "hero")
 
 
@@ -127,7 +135,11 @@ class Weapon(BaseModel):
 
     @property
     def is_mg(self) -> bool:
-        """SW MG or vehicle MG."""
+        """SW MG or vehicle MG: the weapons A9.2 ROF, A9.3 and A9.71 speak of.
+
+        >>> Weapon(name="PaK", side="Axis", kind="gun").is_mg
+        False
+        """
         return self.kind in ("sw_mg", "veh_mg")
 
 
@@ -166,32 +178,57 @@ class AslState(BaseModel):
     config: AslConfig = AslConfig()
 
     def side(self, name: str) -> Side | None:
-        """The side called ``name`` (case-insensitive), or ``None``."""
+        """The side called ``name`` (case-insensitive), or ``None`` (FB16.1 levels live here).
+
+        >>> AslState(sides=(Side(name="Axis", nationality="German", axis=True),)).side("axis").name
+        'Axis'
+        """
         for side in self.sides:
             if side.name.lower() == name.lower():
                 return side
         return None
 
     def unit(self, name: str) -> Unit | None:
-        """The unit called ``name`` (case-insensitive), or ``None``."""
+        """The unit called ``name`` (case-insensitive), or ``None`` (FB16.2, A9.11).
+
+        >>> AslState(sides=()).unit("A") is None
+        True
+        """
         for unit in self.units:
             if unit.name.lower() == name.lower():
                 return unit
         return None
 
     def weapon(self, name: str) -> Weapon | None:
-        """The weapon called ``name`` (case-insensitive), or ``None``."""
+        """The weapon called ``name`` (case-insensitive), or ``None`` (A9.7).
+
+        >>> st = AslState(sides=(), weapons=(Weapon(name="LMG", side="Axis", kind="sw_mg"),))
+        >>> st.weapon("lmg").name
+        'LMG'
+        """
         for weapon in self.weapons:
             if weapon.name.lower() == name.lower():
                 return weapon
         return None
 
     def with_weapons(self, changed: dict[str, Weapon]) -> AslState:
-        """A copy with the named weapons replaced (stack order kept)."""
+        """A copy with the named weapons replaced (stack order kept: A.9 Random Selection order).
+
+        >>> st = AslState(sides=(), weapons=(Weapon(name="LMG", side="Axis", kind="sw_mg"),))
+        >>> bad = st.weapons[0].model_copy(update={"status": "malfunctioned"})
+        >>> st.with_weapons({"LMG": bad}).weapons[0].status
+        'malfunctioned'
+        """
         return self.model_copy(
             update={"weapons": tuple(changed.get(w.name, w) for w in self.weapons)}
         )
 
     def with_units(self, changed: dict[str, Unit]) -> AslState:
-        """A copy with the named units replaced (stack order kept)."""
+        """A copy with the named units replaced (stack order kept: A.9 Random Selection order).
+
+        >>> a = Unit(name="A", side="Axis", kind="squad", nationality="German")
+        >>> st = AslState(sides=(), units=(a,))
+        >>> st.with_units({"A": a.model_copy(update={"broken": True})}).units[0].broken
+        True
+        """
         return self.model_copy(update={"units": tuple(changed.get(u.name, u) for u in self.units)})

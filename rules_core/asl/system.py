@@ -59,7 +59,7 @@ DEFAULT_NATIONALITY: dict[str, str] = {
 
 
 def side_nationality(name: str) -> str:
-    """The nationality a side name implies: a nationality itself, or the FB default.
+    """The nationality a side name implies: a nationality itself, or the FB default (FB16.1).
 
     >>> side_nationality("Hungarian"), side_nationality("Axis"), side_nationality("Soviet")
     ('Hungarian', 'German', 'Russian')
@@ -77,7 +77,15 @@ class AslSystem(GameSystem[AslState, AslAction]):
     action_adapter: TypeAdapter[AslAction] = TypeAdapter(AslActionField)
 
     def new_state(self, sides: Sequence[str], options: Mapping[str, Any]) -> AslState:
-        """A fresh state; ``options``: the §7 flags and ``nationalities`` {side: nationality}."""
+        """A fresh state; ``options``: the §7 flags and ``nationalities`` {side: nationality}.
+
+        FB16.1: a side is Axis by its nationality; levels start at 0 (set by SSR with
+        ``/asl level``).
+
+        >>> st = SYSTEM.new_state(["Hungarian", "Soviet"], {"repair_drm": 1})
+        >>> [(s.nationality, s.axis, s.level) for s in st.sides], st.config.repair_drm
+        ([('Hungarian', True, 0), ('Russian', False, 0)], 1)
+        """
         options = dict(options)
         nationalities = dict(options.pop("nationalities", {}) or {})
         if not sides:
@@ -103,7 +111,14 @@ class AslSystem(GameSystem[AslState, AslAction]):
         return AslState(sides=tuple(built), config=config)
 
     def acting_side(self, state: AslState, action: AslAction) -> str | None:
-        """The side the action is declared for; ``None`` for scenario setup and listings."""
+        """The side the action is declared for; ``None`` for scenario setup and listings.
+
+        A firer's side (A7.5 Fire Group), a weapon's possessor (A9.72), a checking unit's.
+
+        >>> from rules_core.asl.examples import fb16_fire_group
+        >>> SYSTEM.acting_side(fb16_fire_group(), Repair(weapon="LMG"))
+        'Axis'
+        """
         if isinstance(action, AddUnit | AddWeapon):
             side = state.side(action.side)
             return side.name if side else None
@@ -123,7 +138,13 @@ class AslSystem(GameSystem[AslState, AslAction]):
         return None
 
     def resolve(self, state: AslState, action: AslAction, dice: Dice) -> Outcome[AslState]:
-        """Validate and resolve one ASL action."""
+        """Validate and resolve one ASL action (A9, FB16; refusals cite their rule, no die rolled).
+
+        >>> from rules_core.asl.examples import fb16_fire_group
+        >>> from rules_core.dice import ScriptedDice
+        >>> SYSTEM.resolve(fb16_fire_group(), Fire(weapons=("LMG",)), ScriptedDice([5, 6])).facts
+        (('LMG', 'malfunctioned'), ('Residual FP (LMG)', 'none'))
+        """
         if isinstance(action, SetLevel):
             return set_level(state, action)
         if isinstance(action, AddUnit):
@@ -147,7 +168,12 @@ class AslSystem(GameSystem[AslState, AslAction]):
         raise InvalidInput(f"Unknown ASL action {action!r}.")  # pragma: no cover
 
     def names(self, state: AslState, kind: str) -> list[str]:
-        """Names for autocomplete: ``side``, ``unit`` or ``weapon``."""
+        """Names for autocomplete: ``side``, ``unit`` or ``weapon`` (in A.9 stack order).
+
+        >>> from rules_core.asl.examples import fb16_fire_group
+        >>> SYSTEM.names(fb16_fire_group(), "weapon")
+        ['HMG', 'LMG']
+        """
         if kind == "side":
             return [s.name for s in state.sides]
         if kind == "unit":
@@ -186,7 +212,15 @@ class AslSystem(GameSystem[AslState, AslAction]):
         return lines
 
     def odds(self, state: AslState, action: AslAction) -> dict[tuple[Fact, ...], Fraction]:
-        """Exact odds; IFT attacks use the fast exact enumeration of :func:`fire_odds`."""
+        """Exact odds; IFT attacks use the fast exact enumeration of :func:`fire_odds`.
+
+        A9.7, A9.71, FB16.2: e.g. a lone LMG at level 4 breaks on DR 10-12.
+
+        >>> from rules_core.asl.examples import fb16_fire_group
+        >>> odds = SYSTEM.odds(fb16_fire_group(), Fire(weapons=("LMG",)))
+        >>> sum(p for facts, p in odds.items() if ("LMG", "fine") not in facts)
+        Fraction(1, 6)
+        """
         if isinstance(action, Fire):
             return fire_odds(state, action)
         return super().odds(state, action)
@@ -194,7 +228,17 @@ class AslSystem(GameSystem[AslState, AslAction]):
     def brute_force_odds(
         self, state: AslState, action: AslAction
     ) -> dict[tuple[Fact, ...], Fraction]:
-        """The default enumeration of every dice sequence (the reference for :meth:`odds`)."""
+        """The default enumeration of every dice sequence (the reference for :meth:`odds`).
+
+        A9.72 at FB level 4 (FB16.33): R2 repairs on 1-2, eliminates on 5-6.
+
+        >>> from rules_core.asl.examples import fb16_fire_group
+        >>> st = fb16_fire_group()
+        >>> lmg = st.weapon("LMG").model_copy(update={"status": "malfunctioned"})
+        >>> st = st.with_weapons({"LMG": lmg}).model_copy(update={"phase": "rph"})
+        >>> sorted(SYSTEM.brute_force_odds(st, Repair(weapon="LMG")).values())
+        [Fraction(1, 3), Fraction(1, 3), Fraction(1, 3)]
+        """
         return super().odds(state, action)
 
 

@@ -136,17 +136,36 @@ class DiscordHandler:
         action, preview = build_action(spec, values)
         place, actor = place_of(interaction), actor_of(interaction, self.referee_role)
         call = self.service.handle(place, actor, str(interaction.id), action, preview=preview)
+        task = asyncio.ensure_future(call)
         if path in SLOW_COMMANDS:
-            await interaction.response.defer(ephemeral=path == ("stats",), thinking=True)
-            reply: Reply = await call
+            answered = await self._defer(interaction, task, ephemeral=path == ("stats",))
         else:
-            task = asyncio.ensure_future(call)
             done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
-            if not done:
-                ephemeral = preview or spec.read_only
-                await interaction.response.defer(ephemeral=ephemeral, thinking=True)
-            reply = await task
+            ephemeral = preview or spec.read_only
+            answered = not done and await self._defer(interaction, task, ephemeral=ephemeral)
+        reply: Reply = await task
+        if answered:
+            log.info(
+                "Interaction %s was delivered again; answered before, nothing rolled",
+                interaction.id,
+            )
+            return
         await self.send(interaction, reply, path, options)
+
+    @staticmethod
+    async def _defer(
+        interaction: discord.Interaction[Any], task: asyncio.Future[Reply], *, ephemeral: bool
+    ) -> bool:
+        """Show "thinking…"; True if Discord says the interaction was answered already (a
+        redelivery: the service answers it from its log and rolls nothing)."""
+        try:
+            await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        except discord.HTTPException as exc:
+            if exc.code == ALREADY_ACKNOWLEDGED:
+                return True
+            await asyncio.gather(task, return_exceptions=True)  # the action completes anyway
+            raise
+        return False
 
     async def send(
         self,

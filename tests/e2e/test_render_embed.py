@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any, cast
 
+import discord
+
 from bot.discord_handler import DEFER_AFTER, DiscordHandler, follow_up_buttons, reply_files
 from bot.models import Actor, DieView, FaceStats, OddsLine, Place, Reply, ReplyFile
 from bot.render.embed import (
@@ -130,15 +132,24 @@ def test_files_are_the_export_and_one_histogram_per_die_size() -> None:
     assert field.value is not None and "60 rolls: χ² = 0.00" in field.value
 
 
+class _Status:
+    status = 400
+    reason = "Bad Request"
+
+
 class _Response:
     def __init__(self, calls: list[str]) -> None:
         self.calls = calls
         self.done = False
+        self.acknowledged = False
 
     def is_done(self) -> bool:
         return self.done
 
     async def defer(self, *, ephemeral: bool, thinking: bool) -> None:
+        if self.acknowledged:
+            message = {"code": 40060, "message": "Interaction has already been acknowledged."}
+            raise discord.HTTPException(cast(Any, _Status()), message)
         self.calls.append(f"defer ephemeral={ephemeral}")
         self.done = True
 
@@ -206,3 +217,14 @@ async def test_a_quick_answer_is_sent_at_once() -> None:
         cast(Any, interaction), ("roll",), {"dice": "2d6"}, False
     )
     assert interaction.calls == ["send_message"]
+
+
+async def test_a_redelivered_slow_command_is_answered_once() -> None:
+    service = _SlowService(0)
+    interaction = _Interaction()
+    interaction.response.acknowledged = True  # Discord already has the first delivery's answer
+    await DiscordHandler(service, "Referee").handle(
+        cast(Any, interaction), ("game", "export"), {}, False
+    )
+    assert interaction.calls == []
+    assert len(service.asked) == 1  # the service saw it (and answers a known id from its log)

@@ -48,7 +48,7 @@ _HEX = re.compile(r"^\s*\(?\s*(\d+)\s*[,/ .]\s*(\d+)\s*\)?\s*$")
 
 
 def parse_hex(text: str) -> Hex:
-    """A hex from ``"12,5"``, ``"12/5"`` or ``"(12, 5)"``: column then row, from 0.
+    """A hex from ``"12,5"``, ``"12/5"`` or ``"(12, 5)"``: column then row, from 0 (CWB Supply).
 
     :raises InvalidInput: when the text is not two whole numbers.
 
@@ -66,7 +66,7 @@ def parse_hex(text: str) -> Hex:
 
 
 def format_hex(hex_: Hex) -> str:
-    """A hex as players type it.
+    """A hex as players type it (CWB Supply and Isolated Units name hexes this way).
 
     >>> format_hex((12, 5))
     '12,5'
@@ -75,7 +75,7 @@ def format_hex(hex_: Hex) -> str:
 
 
 def to_axial(hex_: Hex, layout: HexLayout) -> tuple[int, int]:
-    """Offset ``(column, row)`` to axial ``(q, r)``.
+    """Offset ``(column, row)`` to axial ``(q, r)`` (hex geometry for CWB Supply paths).
 
     >>> to_axial((3, 3), "odd-q"), to_axial((3, 3), "even-r")
     ((3, 2), (1, 3))
@@ -91,7 +91,7 @@ def to_axial(hex_: Hex, layout: HexLayout) -> tuple[int, int]:
 
 
 def from_axial(q: int, r: int, layout: HexLayout) -> Hex:
-    """Axial ``(q, r)`` back to offset ``(column, row)``.
+    """Axial ``(q, r)`` back to offset ``(column, row)`` (hex geometry for CWB Supply paths).
 
     >>> from_axial(*to_axial((7, 4), "even-q"), "even-q")
     (7, 4)
@@ -106,7 +106,7 @@ def from_axial(q: int, r: int, layout: HexLayout) -> Hex:
 
 
 def neighbours(hex_: Hex, layout: HexLayout) -> tuple[Hex, ...]:
-    """The six hexes around ``hex_`` (some may be off the map).
+    """The six hexes around ``hex_``, some maybe off the map (CWB Supply, Isolated Units).
 
     >>> neighbours((1, 1), "odd-q")
     ((2, 2), (2, 1), (1, 0), (0, 1), (0, 2), (1, 2))
@@ -116,7 +116,7 @@ def neighbours(hex_: Hex, layout: HexLayout) -> tuple[Hex, ...]:
 
 
 def distance(a: Hex, b: Hex, layout: HexLayout) -> int:
-    """The number of hexes from ``a`` to ``b`` on an open map.
+    """The number of hexes from ``a`` to ``b`` on an open map (CWB Supply: path length).
 
     >>> distance((0, 0), (0, 5), "odd-q")
     5
@@ -128,7 +128,7 @@ def distance(a: Hex, b: Hex, layout: HexLayout) -> int:
 
 
 def on_map(hex_: Hex, hex_map: HexMap) -> bool:
-    """Whether ``hex_`` lies on the map.
+    """Whether ``hex_`` lies on the map (CWB Isolated Units: map-edge hexes end a trace).
 
     >>> on_map((4, 0), HexMap(columns=4, rows=3))
     False

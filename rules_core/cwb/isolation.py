@@ -35,7 +35,7 @@ ISOLATED_MELEE_DEFENCE = Fraction(1, 4)
 
 
 def melee_defence_multiplier(state: CwbState, unit: Unit) -> Fraction:
-    """The multiplier of ``unit``'s Melee defence: 1/4 if Isolated under the rule, else 1.
+    """The multiplier of ``unit``'s Melee defence: 1/4 if Isolated, else 1 (CWB Isolated Units).
 
     >>> from rules_core.cwb.state import SideData
     >>> state = CwbState(sides=(SideData(name="U", isolation_rule=True),))
@@ -48,7 +48,7 @@ def melee_defence_multiplier(state: CwbState, unit: Unit) -> Fraction:
 
 
 def melee_defence(state: CwbState, unit: Unit, strength: Fraction) -> Fraction:
-    """``unit``'s Melee defence strength, exact, from its strength before isolation.
+    """``unit``'s exact Melee defence from its strength before isolation (CWB Isolated Units).
 
     >>> from rules_core.cwb.state import SideData
     >>> state = CwbState(sides=(SideData(name="U", isolation_rule=True),))
@@ -109,7 +109,7 @@ def set_isolation(state: CwbState, unit_name: str, isolated: bool) -> Outcome[Cw
 
 
 def isolation_test(state: CwbState, side_name: str) -> Outcome[CwbState]:
-    """The start-of-turn Isolation test of every placed unit of a side, traced on the map.
+    """The start-of-turn Isolation test of a side's placed units on the map (CWB Isolated Units).
 
     Units without a hex keep their recorded flag (declare theirs with ``/cwb isolation``).
 

@@ -71,7 +71,7 @@ def _rounding(value: object) -> WagonRounding:
 
 
 def unit_types(names: Sequence[str]) -> tuple[UnitType, ...]:
-    """Unit types from their names, for ``cwb_ammo_loss_types``.
+    """Unit types from their names, for ``cwb_ammo_loss_types`` (CWB Supply, brief §7).
 
     >>> unit_types(["Infantry", "cavalry"])
     ('infantry', 'cavalry')
@@ -214,7 +214,7 @@ def _check_new_name(state: CwbState, name: str, kind: str) -> str:
 
 
 def add_unit(state: CwbState, action: UnitAdd) -> Outcome[CwbState]:
-    """Add a unit to the game.
+    """Add a unit to the game with its men and ammunition (brief §4.6).
 
     >>> state = new_game(["Union"], {})
     >>> add_unit(state, UnitAdd(name="A", side="Union", men=95)).state.unit("A").men
@@ -243,7 +243,7 @@ def add_unit(state: CwbState, action: UnitAdd) -> Outcome[CwbState]:
 
 
 def set_unit(state: CwbState, action: UnitSet) -> Outcome[CwbState]:
-    """Change a unit's men, ammunition, Routed flag or hex.
+    """Change a unit's men, ammunition, Routed flag or hex (brief §4.6).
 
     >>> from rules_core.cwb.state import Ammo
     >>> state = new_game(["Union"], {})
@@ -276,7 +276,7 @@ def set_unit(state: CwbState, action: UnitSet) -> Outcome[CwbState]:
 
 
 def remove_unit(state: CwbState, action: UnitRemove) -> Outcome[CwbState]:
-    """Remove a unit from the game.
+    """Remove a unit from the game (brief §4.6).
 
     >>> state = add_unit(new_game(["Union"], {}), UnitAdd(name="A", side="Union", men=10)).state
     >>> remove_unit(state, UnitRemove(name="A")).state.units
@@ -360,7 +360,7 @@ def add_wagon(state: CwbState, action: WagonAdd) -> Outcome[CwbState]:
 
 
 def set_wagon(state: CwbState, action: WagonSet) -> Outcome[CwbState]:
-    """Move a Supply Wagon or correct its strength.
+    """Move a Supply Wagon or correct its strength (CWB Supply, brief §4.6).
 
     >>> state = add_wagon(new_game(["Union"], {}), WagonAdd(name="W", side="Union", strength=5))
     >>> set_wagon(state.state, WagonSet(name="W", hex="3,4")).state.wagon("W").hex

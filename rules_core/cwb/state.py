@@ -71,7 +71,7 @@ HexLayout = Literal["odd-q", "even-q", "odd-r", "even-r"]
 
 
 def worse(a: Ammo, b: Ammo) -> Ammo:
-    """The lower of two ammunition levels (Out is lower than Low, Low than Normal).
+    """The lower of two ammunition levels: Out < Low < Normal (CWB Supply, RES-23).
 
     >>> worse(Ammo.NORMAL, Ammo.LOW).label
     'Low On Ammo'

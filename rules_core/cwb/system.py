@@ -74,11 +74,15 @@ class CwbSystem(GameSystem[CwbState, CwbAction]):
     action_adapter: TypeAdapter[CwbAction] = TypeAdapter(CwbActionField)
 
     def new_state(self, sides: Sequence[str], options: Mapping[str, Any]) -> CwbState:
-        """A fresh game (see :func:`rules_core.cwb.scenario.new_game` for the options)."""
+        """A fresh game with the §7 flags (:func:`rules_core.cwb.scenario.new_game`; A-CWB-P).
+
+        >>> CwbSystem().new_state(["Union"], {"cwb_wagon_rounding": "floor"}).wagon_rounding
+        'floor'
+        """
         return new_game(sides, options)
 
     def acting_side(self, state: CwbState, action: CwbAction) -> str | None:
-        """The side whose player declares the action, or ``None`` when any player may.
+        """The side whose player declares the action, or ``None`` when any player may (§4.6).
 
         >>> state = CwbSystem().new_state(["Union", "Confederate"], {})
         >>> CwbSystem().acting_side(state, WagonAdd(name="W", side="confederate", strength=3))
@@ -100,7 +104,14 @@ class CwbSystem(GameSystem[CwbState, CwbAction]):
         return None
 
     def resolve(self, state: CwbState, action: CwbAction, dice: Dice) -> Outcome[CwbState]:
-        """Validate and resolve one `/cwb` action; refusals come before any die."""
+        """Validate and resolve one `/cwb` action; refusals come before any die (CWB Supply).
+
+        >>> from rules_core.dice import ScriptedDice
+        >>> s = CwbSystem().new_state(["Union"], {})
+        >>> CwbSystem().resolve(s, WagonAdd(name="W", side="Union", strength=9),
+        ...                     ScriptedDice([])).state.wagons[0].strength
+        9
+        """
         if isinstance(action, Fire):
             return fire(state, action.unit, action.mode, dice)
         if isinstance(action, Resupply):
@@ -132,7 +143,7 @@ class CwbSystem(GameSystem[CwbState, CwbAction]):
         raise InvalidInput(f"Unknown Civil War Battles action {action!r}.")
 
     def names(self, state: CwbState, kind: str) -> list[str]:
-        """Names for autocomplete: ``"side"``, ``"unit"`` or ``"wagon"``.
+        """Names for autocomplete: ``"side"``, ``"unit"`` or ``"wagon"`` (brief §4.6).
 
         >>> CwbSystem().names(CwbSystem().new_state(["Union", "Confederate"], {}), "side")
         ['Union', 'Confederate']
@@ -154,7 +165,14 @@ class CwbSystem(GameSystem[CwbState, CwbAction]):
         return table_summary(state)
 
     def odds(self, state: CwbState, action: CwbAction) -> dict[tuple[Fact, ...], Fraction]:
-        """Exact odds by enumerating every face of the d100 (100 branches for a fire)."""
+        """Exact odds by enumerating every face of the d100: d(100) ≤ p has p/100 (brief §0.1).
+
+        >>> from rules_core.dice import ScriptedDice
+        >>> s = CwbSystem().new_state(["Union"], {"cwb_ammo_loss_pct": 10})
+        >>> s = CwbSystem().run(s, UnitAdd(name="A", side="Union", men=90), ScriptedDice([])).state
+        >>> sorted(CwbSystem().odds(s, Fire(unit="A", mode="defensive")).values())
+        [Fraction(1, 10), Fraction(9, 10)]
+        """
         return super().odds(state, action)
 
 

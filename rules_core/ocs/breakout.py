@@ -136,6 +136,8 @@ def _label(plan: BreakoutPlan, base: str, point: int) -> str:
 def roll_breakout(plan: BreakoutPlan, dice: Dice) -> BreakoutRoll:
     """Roll the Breakout dr (one per Transport Point) and, on success, the unmodified Return dr.
 
+    OCS 12.8e; the Return dr is unmodified (RES-21, A-BO-RETURN).
+
     >>> from rules_core.dice import ScriptedDice
     >>> s = OcsState(sides=("Axis",), units=(Unit(name="a", side="Axis", trace="none"),))
     >>> roll_breakout(plan_breakout(s, Breakout(unit="a")), ScriptedDice([4, 2])).facts

@@ -288,7 +288,7 @@ def roll_capture(plan: CapturePlan, dice: Dice) -> CaptureRoll:
 
 
 def capture_odds(plan: CapturePlan) -> dict[tuple[Fact, ...], Fraction]:
-    """Exact odds of a capture: the categories' drs are independent (one dr each, note 1).
+    """Exact odds of a capture: the categories' drs are independent (Capture Table note 1).
 
     >>> plan = CapturePlan("Axis", "Soviet", "B2", 4, {"Trucks": (), "Other Transport Points": ()},
     ...                    ("Dump",), True, "half-up")

@@ -69,7 +69,7 @@ from rules_core.system import GameSystem
 
 
 def parse_re(text: str) -> Fraction:
-    """Regimental Equivalents as an exact fraction: "1", "1/2", "2 1/2", "1.5".
+    """Regimental Equivalents as an exact fraction: "1", "1/2", "2 1/2", "1.5" (P3 9.11d).
 
     >>> parse_re("2 1/2"), parse_re("1/2")
     (Fraction(5, 2), Fraction(1, 2))
@@ -197,7 +197,11 @@ class OcsSystem(GameSystem[OcsState, AnyOcsAction]):
     action_adapter: TypeAdapter[AnyOcsAction] = TypeAdapter(OcsAction)
 
     def new_state(self, sides: Sequence[str], options: Mapping[str, Any]) -> OcsState:
-        """A fresh state; ``options`` are the OCS flags of brief §7 (unknown ones are refused)."""
+        """A fresh state; ``options`` are the OCS flags of brief §7 (unknown ones are refused).
+
+        >>> SYSTEM.new_state(["Axis", "Soviet"], {"ocs_rounding": "half-even"}).options.ocs_rounding
+        'half-even'
+        """
         names = tuple(s.strip() for s in sides)
         if not names or len(set(names)) != len(names) or not all(names):
             raise InvalidInput("Give each side a distinct, non-empty name.")
@@ -214,7 +218,12 @@ class OcsSystem(GameSystem[OcsState, AnyOcsAction]):
         return OcsState(sides=names, options=flags)
 
     def acting_side(self, state: OcsState, action: AnyOcsAction) -> str | None:
-        """The side whose units or dump the action uses; ``None`` for listings."""
+        """The side whose units or dump the action uses; ``None`` for listings (OCS 12.1d).
+
+        >>> s = SYSTEM.new_state(["Axis", "Soviet"], {})
+        >>> SYSTEM.acting_side(s, DumpAdd(side="Soviet", hex="A1", amount="1 SP"))
+        'Soviet'
+        """
         if isinstance(action, DumpAdd | DumpAdjust | Recover | Blow | Capture | Cleanup | UnitAdd):
             return action.side
         if isinstance(action, Attack | Defend):
@@ -234,7 +243,13 @@ class OcsSystem(GameSystem[OcsState, AnyOcsAction]):
         return None
 
     def resolve(self, state: OcsState, action: AnyOcsAction, dice: Dice) -> Outcome[OcsState]:
-        """Validate and resolve one ``/ocs`` command; refusals are raised before any die."""
+        """Validate and resolve one ``/ocs`` command; refusals are raised before any die (OCS 12).
+
+        >>> from rules_core.dice import ScriptedDice
+        >>> s = SYSTEM.new_state(["Axis", "Soviet"], {})
+        >>> SYSTEM.resolve(s, DumpAdd(side="Axis", hex="A1", amount="2T"), ScriptedDice([])).facts
+        (('Dump A1', '2 T'),)
+        """
         if isinstance(action, Attrition):
             plan_a = plan_attrition(state, action)
             return apply_attrition(state, plan_a, roll_attrition(plan_a, dice))
@@ -253,7 +268,16 @@ class OcsSystem(GameSystem[OcsState, AnyOcsAction]):
         return handler(state, action)
 
     def odds(self, state: OcsState, action: AnyOcsAction) -> dict[tuple[Fact, ...], Fraction]:
-        """Exact odds by the outcome's facts, enumerating only the dice (no state is built)."""
+        """Exact odds by the outcome's facts, enumerating only the dice (no state is built).
+
+        Dump Blowing (chart 12.11a) of 1 T: 25 % rounds to 0 T on a 1, the rest destroy 1 T.
+
+        >>> from rules_core.ocs.state import Dump
+        >>> s = SYSTEM.new_state(["Axis"], {}).model_copy(
+        ...     update={"dumps": (Dump(side="Axis", hex="A1", tokens=4),)})
+        >>> SYSTEM.odds(s, Blow(side="Axis", dump="A1", amount="1 T"))
+        {(('Destroyed', '0 T'),): Fraction(1, 6), (('Destroyed', '1 T'),): Fraction(5, 6)}
+        """
         if isinstance(action, Attrition):
             plan_a = plan_attrition(state, action)
             return exact_odds(lambda dice: roll_attrition(plan_a, dice).facts)
@@ -278,7 +302,11 @@ class OcsSystem(GameSystem[OcsState, AnyOcsAction]):
         return table_summary(state)
 
     def names(self, state: OcsState, kind: str) -> list[str]:
-        """Autocomplete: ``unit`` names, ``dump`` hexes, ``side`` names."""
+        """Autocomplete: ``unit`` names, ``dump`` hexes, ``side`` names (OCS 12.1b dumps).
+
+        >>> SYSTEM.names(SYSTEM.new_state(["Axis", "Soviet"], {}), "side")
+        ['Axis', 'Soviet']
+        """
         if kind == "unit":
             return [u.name for u in state.units]
         if kind == "dump":

@@ -266,3 +266,13 @@ def test_summary_stays_short_with_many_units() -> None:
     lines = SYSTEM.summary(_game(*units))
     assert all(len(line) <= 180 for line in lines) and len(lines) <= 6
     assert SideData(name="x").ammo_loss_pct is None
+
+
+def test_fire_preview_takes_at_most_5_ms() -> None:
+    """Issue 5 / brief: each preview (SYSTEM.odds, 100 d100 branches) ≤ 5 ms, best of 5."""
+    import timeit
+
+    state = _game(Unit(name="A", side="Union", men=300))
+    action = Fire(unit="A", mode="offensive")
+    best = min(timeit.repeat(lambda: SYSTEM.odds(state, action), number=20, repeat=5)) / 20
+    assert best <= 0.005, best

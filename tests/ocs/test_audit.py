@@ -537,3 +537,55 @@ def test_summary_stays_short_with_many_units() -> None:
     units = tuple(Unit(name=f"Battalion {i}", side="Axis", out_of_supply=True) for i in range(300))
     lines = SYSTEM.summary(game(*units))
     assert all(len(line) <= 180 for line in lines) and len(lines) == 3
+
+
+def test_every_preview_takes_at_most_5_ms() -> None:
+    """Issue 4: each preview (SYSTEM.odds) ≤ 5 ms — best of 5 runs of 20, so load spikes pass."""
+    import timeit
+
+    oos = tuple(
+        Unit(
+            name=f"U{i}",
+            side="Axis",
+            hex="H",
+            steps=3,
+            re=Fraction(3),
+            ar=i % 6,
+            out_of_supply=True,
+        )
+        for i in range(6)
+    )
+    state = game(
+        *oos,
+        Unit(name="X", side="Axis", trace="none", out_of_supply=True),
+        Unit(name="T", side="Axis", kind="transport", trace="none", steps=10, printed_ma=12),
+        Unit(name="M", side="Axis", hex="C"),
+        Unit(
+            name="TP",
+            side="Soviet",
+            kind="transport",
+            hex="C",
+            steps=6,
+            printed_ma=12,
+            load_tokens=20,
+        ),
+        Unit(
+            name="WG",
+            side="Soviet",
+            kind="transport",
+            hex="C",
+            steps=5,
+            printed_ma=8,
+            load_tokens=9,
+        ),
+        dumps=(Dump(side="Axis", hex="D", tokens=40), Dump(side="Soviet", hex="C", tokens=37)),
+    )
+    for action in (
+        Attrition(units=tuple(u.name for u in oos)),
+        Breakout(unit="X"),
+        Breakout(unit="T"),
+        Blow(side="Axis", dump="D", amount="7 SP 3 T"),
+        Capture(side="Axis", hex="C", unit="M"),
+    ):
+        best = min(timeit.repeat(lambda a=action: SYSTEM.odds(state, a), number=20, repeat=5)) / 20
+        assert best <= 0.005, (action.action, best)

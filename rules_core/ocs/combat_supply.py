@@ -168,7 +168,8 @@ def resolve_defend(state: OcsState, action: Defend) -> Outcome[OcsState]:
 
     On-map supply pays the whole combat when enough is reachable; otherwise each defender uses
     its own internal stocks (12.10a-b, 12.10d); an Exhausted unit defends without combat supply
-    (12.10c): ×1/2, or ×1/4 when marked Out of Supply (12.8d).
+    (12.10c): ×1/2, or ×1/4 when marked Out of Supply (12.8d). A lone multi-step defender on
+    internals still spends the short on-map supply it reaches (12.10g-h, A-WASTE).
 
     >>> s = OcsState(sides=("Axis",), units=(Unit(name="1 Bn", side="Axis", re=Fraction(1, 2),
     ...              internals="EXHAUSTED"),))
@@ -224,6 +225,20 @@ def resolve_defend(state: OcsState, action: Defend) -> Outcome[OcsState]:
                     )
                 )
                 facts.append((f"{unit.name} internals", new_level))
+        lone = units[0] if len(units) == 1 else None
+        if lone is not None and lone.steps > 1 and supplied[lone.name] and available > 0:
+            # 12.10g: a single counter cannot mix; 12.10h (A-WASTE): the reachable on-map
+            # supply is spent all the same, up to the defence's cost
+            wasted = min(available, cost)
+            left = available - wasted
+            steps.append(
+                Step(
+                    rule="OCS 12.10h",
+                    text=f"{lone.name} cannot mix supply for itself (12.10g); the reachable "
+                    f"{format_tokens(wasted)} is spent all the same (wasted)",
+                )
+            )
+            facts.append(("Wasted", format_tokens(wasted)))
     for unit in units:
         multiplier = supply_multiplier(
             "defend", out_of_supply=unit.out_of_supply, supplied=supplied[unit.name]

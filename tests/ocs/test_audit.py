@@ -589,3 +589,25 @@ def test_every_preview_takes_at_most_5_ms() -> None:
     ):
         best = min(timeit.repeat(lambda a=action: SYSTEM.odds(state, a), number=20, repeat=5)) / 20
         assert best <= 0.005, (action.action, best)
+
+
+def test_single_multi_step_defender_on_internals_still_spends_the_short_supply() -> None:
+    """12.10g + 12.10h (brief §5.2, A-WASTE): a lone 3-step division defends (3 RE ⇒ 2 T) with
+    only 1 T reachable: it cannot mix, so it uses internals (Low) and the 1 T is wasted."""
+    div = Unit(name="Div", side="Axis", steps=3, re=Fraction(3))
+    state = game(div, dumps=(Dump(side="Axis", hex="D", tokens=1),))
+    out = run(state, Defend(defenders=("Div",), dump="D"))
+    assert out.state.unit("Div").internals == "LOW"
+    assert out.state.dumps == ()
+    assert "OCS 12.10h" in [s.rule for s in out.steps]
+    assert ("Wasted", "1 T") in out.facts
+    assert ("Div", "defends ×1") in out.facts
+
+
+def test_single_step_defenders_on_internals_leave_the_short_supply_alone() -> None:
+    """Two 1-step battalions (2 RE ⇒ 2 T) with 1 T reachable: internals, nothing is wasted."""
+    units = (Unit(name="A", side="Axis"), Unit(name="B", side="Axis"))
+    state = game(*units, dumps=(Dump(side="Axis", hex="D", tokens=1),))
+    out = run(state, Defend(defenders=("A", "B"), dump="D"))
+    assert [u.internals for u in out.state.units] == ["LOW", "LOW"]
+    assert out.state.dumps == (Dump(side="Axis", hex="D", tokens=1),)

@@ -730,3 +730,48 @@ def test_audit_summary_levels_phase_weapons_and_broken_units() -> None:
         SetPhase(phase="rph", side="Allied"),
     )
     assert SYSTEM.summary(mg)[-2:] == ["Phase: Rally Phase (Allied)", "Malfunctioned: MG"]
+
+
+# --------------------------------------------------------------------------------------------
+# §6 rows re-checked with their full outcome (facts, markers, rules, explanation)
+
+
+def test_audit_E18_fpf_level4_full_outcome() -> None:
+    mph = weapon_state(4, phase="mph", phasing="Allied", rof=2)
+    fpf = Fire(weapons=("W",), fpf=True)
+    fine = run(mph, fpf, [4, 5])
+    assert fine.facts == (("W", "fine"), ("ROF (W)", "lost"))
+    assert fine.explanation() == [
+        "A7: IFT DR 9 (4,5); Final DR 9 for the IFT",
+        "A9.7: Original DR 9 < B10 — W fine",
+        "A9.3: FPF (Sustained Fire) — W marked Final Fire, no ROF",
+    ]
+    assert (fine.state.weapon("W").status, fine.state.weapon("W").fire_marker) == ("ok", "final")  # type: ignore[union-attr]
+    malf = run(mph, fpf, [4, 6])
+    assert malf.facts == (("W", "malfunctioned"), ("Residual FP (W)", "none"))
+    assert malf.explanation()[1:] == [
+        "A9.3: Original DR 10 ≥ B10 — W malfunctioned",
+        "FB16.5: no Residual FP from W",
+    ]
+    elim = run(mph, fpf, [6, 6])
+    assert elim.facts == (
+        ("W", "eliminated"),
+        ("Residual FP (W)", "none"),
+        ("Residual FP", "none at all"),
+    )
+    # normal A.11 (X12) already eliminates; FB16.31 is cited only when it is the harsher rule
+    assert elim.rules_cited() == ["A7", "A.11", "FB16.5", "FB16.5"]
+
+
+def test_audit_E1_b11_level2_full_outcome() -> None:
+    state = weapon_state(2, kind="sw_other", b=11)
+    out = run(state, Fire(weapons=("W",)), [5, 5])
+    assert out.facts == (("W", "malfunctioned"), ("Residual FP (W)", "none"))
+    assert out.explanation() == [
+        "A7: IFT DR 10 (5,5); Final DR 10 for the IFT",
+        "FB16.32: Original DR 10 = B11−1 at level 2 — W malfunctioned",
+        "FB16.5: no Residual FP from W",
+    ]
+    out = run(state, Fire(weapons=("W",)), [5, 6])
+    assert out.explanation()[1] == "FB16.31: Original DR 11 ≥ B11 at level 2 — W eliminated"
+    assert out.state.weapon("W").status == "eliminated"  # type: ignore[union-attr]

@@ -775,3 +775,16 @@ def test_audit_E1_b11_level2_full_outcome() -> None:
     out = run(state, Fire(weapons=("W",)), [5, 6])
     assert out.explanation()[1] == "FB16.31: Original DR 11 ≥ B11 at level 2 — W eliminated"
     assert out.state.weapon("W").status == "eliminated"  # type: ignore[union-attr]
+
+
+def test_audit_preview_of_the_fb16_fire_group_is_under_5_ms() -> None:
+    # Issue 3: the preview (SYSTEM.odds) of 2 MGs + 2 squads at level 4 stays ≤ 5 ms. Best of 20
+    # (robust to a busy machine); docs/rules/ASL.md gives the median measured.
+    import timeit
+
+    from rules_core.asl.examples import fb16_fire_group
+
+    state = fb16_fire_group()
+    action = Fire(weapons=("HMG", "LMG"), units=("A", "B"), leader="9-1")
+    best = min(timeit.repeat(lambda: SYSTEM.odds(state, action), number=1, repeat=20))
+    assert best < 0.005

@@ -58,6 +58,12 @@ def _validate(state: AslState, action: ToHit) -> tuple[Weapon, str, int, tuple[s
         raise InvalidInput("Set the phase first (/asl phase) or give phase.")
     if phase in ("rph", "ccph"):
         raise IllegalAction("Ordnance does not fire in the RPh or CCPh.", rule="A3")
+    if state.phase_side is not None and action.phase is None:
+        phasing = state.phase_side.lower() == gun.side.lower()
+        if phase in ("pfph", "afph") and not phasing:
+            raise IllegalAction(f"Only the ATTACKER fires in the {phase.upper()}.", rule="A3")
+        if phase in ("mph", "dfph") and phasing:
+            raise IllegalAction(f"Only the DEFENDER fires in the {phase.upper()}.", rule="A3")
     level = weapon_level(state, gun)
     if action.intensive:
         if gun.kind != "gun":

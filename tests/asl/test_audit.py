@@ -788,3 +788,13 @@ def test_audit_preview_of_the_fb16_fire_group_is_under_5_ms() -> None:
     action = Fire(weapons=("HMG", "LMG"), units=("A", "B"), leader="9-1")
     best = min(timeit.repeat(lambda: SYSTEM.odds(state, action), number=1, repeat=20))
     assert best < 0.005
+
+
+def test_audit_tohit_out_of_phase_is_refused_like_ift_fire() -> None:
+    # A3: the ATTACKER fires in the PFPh/AFPh, the DEFENDER in the MPh/DFPh — for ordnance too.
+    attacker_phase = weapon_state(0, kind="gun", phase="pfph", phasing="Allied")
+    refused(attacker_phase, ToHit(gun="W"), IllegalAction, "A3")
+    defender_phase = weapon_state(0, kind="gun", phase="dfph", phasing="Axis")
+    refused(defender_phase, ToHit(gun="W"), IllegalAction, "A3")
+    assert run(weapon_state(0, kind="gun", phase="mph", phasing="Allied"), ToHit(gun="W"),
+               [1, 1]).fact("W") == "fine"  # fmt: skip

@@ -135,6 +135,10 @@ class FuelAction(_Action):
         json_schema_extra=_SIDE,
     )
     internals: bool = Field(default=False, description="Pay from internal stocks (never allowed)")
+    cut_off: bool = Field(
+        default=False,
+        description="The unit cannot use its formation's or HQ's fuel (other source, out of range)",
+    )
 
 
 class Trace(_Action):

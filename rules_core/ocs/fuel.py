@@ -75,7 +75,9 @@ def resolve_fuel(state: OcsState, action: FuelAction) -> Outcome[OcsState]:
     """Pay fuel by one of the three methods of OCS 12.5c and mark how long it lasts.
 
     :raises IllegalAction: internals (12.5g), Leg units and Transport Points (12.5a), an HQ in
-        Strat Mode (12.3b C), fuel already in force, or too little supply in the dump.
+        Strat Mode (12.3b C), fuel already in force, or too little supply in the dump. A unit
+        covered by its formation's or HQ's fuel may still pay 1 T when the player declares it
+        ``cut_off`` from that source (12.5c A, 12.5e).
 
     >>> from rules_core.ocs.state import Dump
     >>> s = OcsState(sides=("Axis",), dumps=(Dump(side="Axis", hex="A1", tokens=4),),
@@ -88,6 +90,7 @@ def resolve_fuel(state: OcsState, action: FuelAction) -> Outcome[OcsState]:
         raise IllegalAction("Internal stocks can never pay fuel.", rule="OCS 12.5g")
     marker: FuelMarker | None = None
     changed: list[Unit] = []
+    extra: list[Step] = []
     if action.method == "formation":
         members = [u for u in state.units if u.formation == action.target]
         if action.side is not None:
@@ -115,8 +118,19 @@ def resolve_fuel(state: OcsState, action: FuelAction) -> Outcome[OcsState]:
             marker = FuelMarker(side=side, method="hq", name=unit.name)
         else:
             covered = fuel_coverage(state, unit)
-            if covered is not None:
+            by_marker = covered is not None and ("12.5c A" in covered or "12.5e" in covered)
+            if covered is not None and not (action.cut_off and by_marker):
                 raise IllegalAction(f"{unit.name} needs no fuel: {covered}.", rule="OCS 12.5a")
+            if by_marker:
+                # 12.5c A: a formation unit that cannot draw from the common source, or 12.5e:
+                # an independent unit outside the fueled HQ's throw range as it starts to move
+                extra.append(
+                    Step(
+                        rule="OCS 12.5c A" if "12.5c A" in str(covered) else "OCS 12.5e",
+                        text=f"{unit.name} cannot use that fuel (declared): it pays by the "
+                        "single-unit method",
+                    )
+                )
             changed.append(unit.model_copy(update={"fuel": "phase"}))
     if action.side is not None and action.side != side:
         raise InvalidInput(f"{action.target} belongs to {side}, not {action.side}.")
@@ -138,7 +152,7 @@ def resolve_fuel(state: OcsState, action: FuelAction) -> Outcome[OcsState]:
         f"{rule.covers}, lasting {rule.lasts}",
     )
     facts = ((action.target, f"fueled, {rule.lasts}"), ("Dump", f"-{format_tokens(rule.tokens)}"))
-    return Outcome[OcsState](state=new_state, steps=(step,), facts=facts)
+    return Outcome[OcsState](state=new_state, steps=(*extra, step), facts=facts)
 
 
 def resolve_cleanup(state: OcsState, action: Cleanup) -> Outcome[OcsState]:

@@ -611,3 +611,29 @@ def test_single_step_defenders_on_internals_leave_the_short_supply_alone() -> No
     out = run(state, Defend(defenders=("A", "B"), dump="D"))
     assert [u.internals for u in out.state.units] == ["LOW", "LOW"]
     assert out.state.dumps == (Dump(side="Axis", hex="D", tokens=1),)
+
+
+def test_unit_cut_off_from_its_fueled_formation_or_hq_may_pay_single_unit_fuel() -> None:
+    """12.5c A: formation units that cannot draw from the common source use the single-unit
+    method; 12.5e: the HQ's range is counted as each independent starts to move."""
+    units = (
+        Unit(name="HQ", side="Axis", kind="HQ", movement="truck"),
+        Unit(name="P1", side="Axis", formation="Pz", movement="track"),
+        Unit(name="P2", side="Axis", formation="Pz", movement="track"),
+        Unit(name="StuG", side="Axis", hq="HQ", movement="track"),
+    )
+    state = game(*units, dumps=(Dump(side="Axis", hex="D", tokens=10),))
+    state = run(state, FuelAction(method="formation", target="Pz", dump="D")).state
+    state = run(state, FuelAction(method="hq", target="HQ", dump="D")).state
+    for name, rule in (("P2", "OCS 12.5c A"), ("StuG", "OCS 12.5e")):
+        with pytest.raises(IllegalAction, match="needs no fuel"):
+            SYSTEM.run(state, FuelAction(method="unit", target=name, dump="D"), ScriptedDice([]))
+        out = run(state, FuelAction(method="unit", target=name, dump="D", cut_off=True))
+        assert out.state.unit(name).fuel == "phase"
+        assert out.state.dumps == (Dump(side="Axis", hex="D", tokens=1),)
+        assert out.steps[0].rule == rule
+    leg = game(Unit(name="Inf", side="Axis"), dumps=(Dump(side="Axis", hex="D", tokens=4),))
+    with pytest.raises(IllegalAction, match="needs no fuel"):  # Leg units never pay, cut off or not
+        SYSTEM.run(
+            leg, FuelAction(method="unit", target="Inf", dump="D", cut_off=True), ScriptedDice([])
+        )

@@ -167,6 +167,8 @@ def render_embed(reply: Reply) -> discord.Embed:
         title += " (already answered; nothing rolled again)"
     colour = discord.Colour(PREVIEW) if reply.preview else side_colour(reply.side)
     description = cut_lines([roll_line(roll, reply.steps) for roll in reply.rolls], 2000)
+    if reply.command == "/stats" and not reply.stats:
+        description = "No dice rolled yet."
     embed = discord.Embed(
         title=cut(title, TITLE_LIMIT), description=description or None, colour=colour
     )

@@ -358,3 +358,23 @@ async def test_stats_posts_a_histogram_and_a_fairness_test_with_its_sample_size(
         "6 rolls are too few for a fairness test (need at least 5 expected per result)."
     )
     assert embed(reply)["image"]["url"] == "attachment://stats-d6.png"
+
+
+async def test_stats_of_one_player_counts_only_their_dice(
+    table: tuple[FakeDiscord, BotProcess],
+) -> None:
+    discord, _ = table
+    await fresh_game(discord, "general", "asl")
+    nothing = await answer(
+        discord, ["stats"], {"player": "bob", "scope": "game"}, channel="general"
+    )
+    assert embed(nothing)["description"] == "No dice rolled yet."
+    assert not nothing.files
+    await answer(discord, ["game", "seat"], {"side": "Allied"}, channel="general", user="bob")
+    await answer(discord, ["roll"], {"dice": "2d6"}, channel="general", user="bob")
+    await answer(discord, ["roll"], {"dice": "dr"}, channel="general")
+    reply = await answer(
+        discord, ["stats"], {"player": "bob", "scope": "game"}, user="alice", channel="general"
+    )
+    assert embed(reply)["title"] == "Dice of bob in this game"
+    assert list(fields(reply)) == ["d6: 2 dice"]

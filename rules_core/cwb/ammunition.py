@@ -25,12 +25,13 @@ HPS Civil War Battles, supply page (seed S2), section "Supply" — cited as ``CW
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Literal
 
 from rules_core.cwb.state import AMMO_ORDER, Ammo, CwbState, Unit, worse
-from rules_core.dice import Dice
+from rules_core.dice import Dice, ScriptedDice
 from rules_core.errors import IllegalAction
-from rules_core.outcome import Modifier, Outcome, Step
+from rules_core.outcome import Fact, Modifier, Outcome, Step
 
 FireMode = Literal["offensive", "defensive"]
 
@@ -213,6 +214,35 @@ def fire(state: CwbState, unit_name: str, mode: FireMode, dice: Dice) -> Outcome
     )
 
 
+def fire_odds(state: CwbState, unit_name: str, mode: FireMode) -> dict[tuple[Fact, ...], Fraction]:
+    """Exact odds of a fire's outcome: ammo loss with probability p/100 (d(100) ≤ p, §0.1).
+
+    The facts depend on the d100 only through ``face ≤ p``, so two resolutions (faces 1 and 100)
+    weighted p/100 and (100 − p)/100 give the same result as enumerating the 100 faces, about
+    thirty times faster. Refusals are raised exactly as :func:`fire` raises them.
+
+    >>> from rules_core.cwb.state import SideData
+    >>> state = CwbState(sides=(SideData(name="Union", ammo_loss_pct=4),),
+    ...                  units=(Unit(name="A", side="Union", men=100),))
+    >>> fire_odds(state, "A", "offensive")[(("ammo loss", "yes"), ("A", "Low On Ammo"))]
+    Fraction(1, 25)
+    """
+    unit = state.unit(unit_name)
+    check_fire(state, unit, mode)
+    p = state.side(unit.side).ammo_loss_pct
+    if not rolls_for_ammo_loss(state, unit):
+        return {fire(state, unit_name, mode, ScriptedDice([])).facts: Fraction(1)}
+    if p is None:
+        fire(state, unit_name, mode, ScriptedDice([]))  # raises the A-CWB-P refusal
+        raise AssertionError("unreachable: fire() refuses an unset percentage")  # pragma: no cover
+    odds: dict[tuple[Fact, ...], Fraction] = {}
+    for face, chance in ((1, Fraction(p, 100)), (100, Fraction(100 - p, 100))):
+        if chance:
+            facts = fire(state, unit_name, mode, ScriptedDice([face])).facts
+            odds[facts] = odds.get(facts, Fraction(0)) + chance
+    return odds
+
+
 __all__ = [
     "AMMO_LOSS_LABEL",
     "FIRE_PERMISSION",
@@ -222,6 +252,7 @@ __all__ = [
     "ammo_after_loss",
     "check_fire",
     "fire",
+    "fire_odds",
     "firing_ammo",
     "morale_modifier",
     "rolls_for_ammo_loss",

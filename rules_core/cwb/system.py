@@ -40,7 +40,7 @@ from rules_core.cwb.actions import (
     WagonAdd,
     WagonSet,
 )
-from rules_core.cwb.ammunition import fire
+from rules_core.cwb.ammunition import fire, fire_odds
 from rules_core.cwb.isolation import isolation_test, melee, set_isolation
 from rules_core.cwb.scenario import (
     add_unit,
@@ -165,7 +165,7 @@ class CwbSystem(GameSystem[CwbState, CwbAction]):
         return table_summary(state)
 
     def odds(self, state: CwbState, action: CwbAction) -> dict[tuple[Fact, ...], Fraction]:
-        """Exact odds by enumerating every face of the d100: d(100) ≤ p has p/100 (brief §0.1).
+        """Exact odds: d(100) ≤ p has p/100 (brief §0.1); a fire reads two resolutions, not 100.
 
         >>> from rules_core.dice import ScriptedDice
         >>> s = CwbSystem().new_state(["Union"], {"cwb_ammo_loss_pct": 10})
@@ -173,6 +173,8 @@ class CwbSystem(GameSystem[CwbState, CwbAction]):
         >>> sorted(CwbSystem().odds(s, Fire(unit="A", mode="defensive")).values())
         [Fraction(1, 10), Fraction(9, 10)]
         """
+        if isinstance(action, Fire):
+            return fire_odds(state, action.unit, action.mode)
         return super().odds(state, action)
 
 

@@ -6,6 +6,7 @@ Expected values are written from the seed and the brief (exact odds by hand), no
 from __future__ import annotations
 
 import math
+import re
 from fractions import Fraction
 
 import pytest
@@ -276,3 +277,35 @@ def test_fire_preview_takes_at_most_5_ms() -> None:
     action = Fire(unit="A", mode="offensive")
     best = min(timeit.repeat(lambda: SYSTEM.odds(state, action), number=20, repeat=5)) / 20
     assert best <= 0.005, best
+
+
+@pytest.mark.parametrize("p", [None, 0, 1, 4, 50, 99, 100])
+@pytest.mark.parametrize(
+    ("kind", "ammo", "isolated"),
+    [
+        ("infantry", Ammo.NORMAL, False),
+        ("infantry", Ammo.LOW, False),
+        ("cavalry", Ammo.NORMAL, False),
+        ("artillery", Ammo.NORMAL, False),
+        ("artillery", Ammo.NORMAL, True),
+    ],
+)
+@pytest.mark.parametrize("mode", ["offensive", "defensive"])
+def test_fire_odds_shortcut_equals_the_full_d100_enumeration(
+    p: int | None, kind: str, ammo: Ammo, isolated: bool, mode: str
+) -> None:
+    from rules_core.odds import exact_odds
+
+    state = SYSTEM.new_state(["Union"], {"cwb_isolation": True})
+    if p is not None:
+        state = state.with_side(state.sides[0].model_copy(update={"ammo_loss_pct": p}))
+    unit = Unit(name="A", side="Union", type=kind, men=100, ammo=ammo, isolated=isolated)  # type: ignore[arg-type]
+    state = state.model_copy(update={"units": (unit,)})
+    action = Fire(unit="A", mode=mode)  # type: ignore[arg-type]
+    try:
+        full = exact_odds(lambda dice: SYSTEM.resolve(state, action, dice).facts)
+    except RulesError as exc:
+        with pytest.raises(type(exc), match=re.escape(str(exc))):
+            SYSTEM.odds(state, action)
+        return
+    assert SYSTEM.odds(state, action) == full

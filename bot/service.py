@@ -777,7 +777,7 @@ class GameService:
         seats = ", ".join(
             f"{side}: {p['name'] if p else '(empty)'}" for side, p in row.table["seats"].items()
         )
-        fields = (
+        fields: tuple[tuple[str, str], ...] = (
             ("System", row.system),
             ("Status", row.status),
             ("Seats", seats),

@@ -151,9 +151,12 @@ class CwbState(BaseModel):
     """A-CWB-ISO: the isolation trace may not enter enemy-occupied hexes."""
 
     def side(self, name: str) -> SideData:
-        """The side called ``name`` (case does not matter).
+        """The side called ``name``, case ignored (brief §4.6: per-side Parameter Data).
 
         :raises InvalidInput: when there is no such side.
+
+        >>> CwbState(sides=(SideData(name="Union", ammo_loss_pct=4),)).side("union").ammo_loss_pct
+        4
         """
         for side in self.sides:
             if side.name.casefold() == name.casefold():
@@ -162,9 +165,13 @@ class CwbState(BaseModel):
         raise InvalidInput(f"There is no side called {name!r} in this game; sides: {names}.")
 
     def unit(self, name: str) -> Unit:
-        """The unit called ``name`` (case does not matter).
+        """The unit called ``name``, case ignored (brief §4.6).
 
         :raises InvalidInput: when there is no such unit.
+
+        >>> CwbState(sides=(SideData(name="U"),), units=(Unit(name="A", side="U", men=9),)).unit(
+        ...     "a").men
+        9
         """
         for unit in self.units:
             if unit.name.casefold() == name.casefold():
@@ -172,9 +179,14 @@ class CwbState(BaseModel):
         raise InvalidInput(f"There is no unit called {name!r} in this game.")
 
     def wagon(self, name: str) -> Wagon:
-        """The Supply Wagon called ``name`` (case does not matter).
+        """The Supply Wagon called ``name``, case ignored (CWB Supply).
 
         :raises InvalidInput: when there is no such wagon.
+
+        >>> CwbState(sides=(SideData(name="U"),)).wagon("W")
+        Traceback (most recent call last):
+        ...
+        rules_core.errors.InvalidInput: There is no Supply Wagon called 'W' in this game.
         """
         for wagon in self.wagons:
             if wagon.name.casefold() == name.casefold():
@@ -182,12 +194,22 @@ class CwbState(BaseModel):
         raise InvalidInput(f"There is no Supply Wagon called {name!r} in this game.")
 
     def with_side(self, side: SideData) -> CwbState:
-        """A copy with ``side`` replacing the side of the same name."""
+        """A copy with ``side`` replacing the side of the same name (brief §4.6).
+
+        >>> s = CwbState(sides=(SideData(name="U"),))
+        >>> s.with_side(SideData(name="U", ammo_loss_pct=3)).sides[0].ammo_loss_pct
+        3
+        """
         sides = tuple(side if s.name == side.name else s for s in self.sides)
         return self.model_copy(update={"sides": sides})
 
     def with_unit(self, unit: Unit) -> CwbState:
-        """A copy with ``unit`` replacing the unit of the same name, or appended if new."""
+        """A copy with ``unit`` replacing the unit of the same name, or appended (brief §4.6).
+
+        >>> s = CwbState(sides=(SideData(name="U"),)).with_unit(Unit(name="A", side="U", men=9))
+        >>> len(s.with_unit(Unit(name="A", side="U", men=8)).units)
+        1
+        """
         if any(u.name == unit.name for u in self.units):
             units = tuple(unit if u.name == unit.name else u for u in self.units)
         else:
@@ -195,11 +217,22 @@ class CwbState(BaseModel):
         return self.model_copy(update={"units": units})
 
     def without_unit(self, name: str) -> CwbState:
-        """A copy without the unit called exactly ``name``."""
+        """A copy without the unit called exactly ``name`` (brief §4.6).
+
+        >>> s = CwbState(sides=(SideData(name="U"),), units=(Unit(name="A", side="U", men=9),))
+        >>> s.without_unit("A").units
+        ()
+        """
         return self.model_copy(update={"units": tuple(u for u in self.units if u.name != name)})
 
     def with_wagon(self, wagon: Wagon) -> CwbState:
-        """A copy with ``wagon`` replacing the wagon of the same name, or appended if new."""
+        """A copy with ``wagon`` replacing the wagon of the same name, or appended (CWB Supply).
+
+        >>> s = CwbState(sides=(SideData(name="U"),))
+        >>> s = s.with_wagon(Wagon(name="W", side="U", strength=5))
+        >>> s.with_wagon(Wagon(name="W", side="U", strength=2)).wagons[0].strength
+        2
+        """
         if any(w.name == wagon.name for w in self.wagons):
             wagons = tuple(wagon if w.name == wagon.name else w for w in self.wagons)
         else:
@@ -207,7 +240,13 @@ class CwbState(BaseModel):
         return self.model_copy(update={"wagons": wagons})
 
     def without_wagon(self, name: str) -> CwbState:
-        """A copy without the wagon called exactly ``name`` (removed from the map)."""
+        """A copy without the wagon called exactly ``name`` (CWB Supply: removed at 0).
+
+        >>> w = Wagon(name="W", side="U", strength=1)
+        >>> s = CwbState(sides=(SideData(name="U"),), wagons=(w,))
+        >>> s.without_wagon("W").wagons
+        ()
+        """
         return self.model_copy(update={"wagons": tuple(w for w in self.wagons if w.name != name)})
 
 

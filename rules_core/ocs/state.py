@@ -58,7 +58,11 @@ class Dump(BaseModel):
     tokens: int = Field(ge=0)
 
     def render(self) -> str:
-        """``Axis 0905: 4 1/2 SP``."""
+        """``Axis 0905: 4 1/2 SP`` (OCS 12.1a notation).
+
+        >>> Dump(side="Axis", hex="0905", tokens=18).render()
+        'Axis 0905: 4 1/2 SP'
+        """
         return f"{self.side} {self.hex}: {format_tokens(self.tokens)}"
 
 
@@ -143,7 +147,15 @@ class OcsState(BaseModel):
         raise InvalidInput(f"There is no unit called {name!r} in this game.")
 
     def side_units(self, names: Iterable[str], side: str | None = None) -> list[Unit]:
-        """The named units, all of one side (the first one's unless ``side`` is given)."""
+        """The named units, all of one side (the first one's unless ``side`` is given; 12.1d).
+
+        >>> s = OcsState(sides=("Axis", "Soviet"), units=(Unit(name="a", side="Axis"),
+        ...              Unit(name="b", side="Soviet")))
+        >>> s.side_units(["a", "b"])
+        Traceback (most recent call last):
+        ...
+        rules_core.errors.InvalidInput: b belongs to Soviet, not Axis.
+        """
         units: list[Unit] = []
         for name in names:
             unit = self.unit(name.strip())
@@ -159,14 +171,27 @@ class OcsState(BaseModel):
         return units
 
     def check_side(self, side: str) -> None:
-        """:raises InvalidInput: when ``side`` is not a side of this game."""
+        """Refuse a side that is not in this game (OCS 12.1d: supply belongs to a side).
+
+        :raises InvalidInput: when ``side`` is not a side of this game.
+
+        >>> OcsState(sides=("Axis",)).check_side("Allies")
+        Traceback (most recent call last):
+        ...
+        rules_core.errors.InvalidInput: 'Allies' is not a side of this game; the sides are Axis.
+        """
         if side not in self.sides:
             raise InvalidInput(
                 f"{side!r} is not a side of this game; the sides are {', '.join(self.sides)}."
             )
 
     def dump_at(self, hex: str, side: str) -> Dump | None:
-        """The dump of ``side`` in ``hex``, or ``None``."""
+        """The dump of ``side`` in ``hex``, or ``None`` (OCS 12.1b).
+
+        >>> OcsState(sides=("Axis",), dumps=(Dump(side="Axis", hex="A1", tokens=1),)).dump_at(
+        ...     "A1", "Axis").tokens
+        1
+        """
         for dump in self.dumps:
             if dump.hex == hex and dump.side == side:
                 return dump
@@ -207,14 +232,23 @@ class OcsState(BaseModel):
         return name
 
     def with_units(self, *changed: Unit) -> OcsState:
-        """A copy with these units replaced (by name) or appended."""
+        """A copy with these units replaced (by name) or appended (brief §5.12 state).
+
+        >>> s = OcsState(sides=("Axis",), units=(Unit(name="a", side="Axis"),))
+        >>> [u.steps for u in s.with_units(Unit(name="a", side="Axis", steps=2)).units]
+        [2]
+        """
         by_name = {u.name: u for u in changed}
         units = [by_name.pop(u.name, u) for u in self.units]
         units.extend(by_name.values())
         return self.model_copy(update={"units": tuple(units)})
 
     def with_dump(self, side: str, hex: str, tokens: int) -> OcsState:
-        """A copy with ``side``'s dump in ``hex`` set to ``tokens`` (removed when empty, 12.1c)."""
+        """A copy with ``side``'s dump in ``hex`` set to ``tokens`` (removed when empty, 12.1c).
+
+        >>> OcsState(sides=("Axis",)).with_dump("Axis", "A1", 5).dumps[0].render()
+        'Axis A1: 1 SP 1 T'
+        """
         if tokens < 0:
             raise ValueError(f"a dump may never go negative ({tokens} T)")
         dumps = [d for d in self.dumps if not (d.hex == hex and d.side == side)]
@@ -227,7 +261,12 @@ class OcsState(BaseModel):
         return self.model_copy(update={"dumps": tuple(dumps)})
 
     def carriers(self, hex: str, side: str, *, organic: bool = True) -> list[Unit]:
-        """``side``'s loaded Transport Points on the map in ``hex`` (Organic ones last)."""
+        """``side``'s loaded Transport Points on the map in ``hex``, Organic last (12.1b, 12.10a).
+
+        >>> t = Unit(name="T", side="Axis", kind="transport", hex="A1", load_tokens=4, organic=True)
+        >>> [u.name for u in OcsState(sides=("Axis",), units=(t,)).carriers("A1", "Axis")]
+        ['T']
+        """
         loaded = [
             u
             for u in self.units
@@ -285,7 +324,11 @@ class OcsState(BaseModel):
         return state.with_units(*changed) if changed else state
 
     def dump_tokens(self, hex: str, side: str) -> int:
-        """Tokens of ``side`` on the ground in ``hex`` (0 when there is no dump)."""
+        """Tokens of ``side`` on the ground in ``hex``, 0 when there is no dump (OCS 12.1b).
+
+        >>> OcsState(sides=("Axis",)).dump_tokens("A1", "Axis")
+        0
+        """
         dump = self.dump_at(hex, side)
         return dump.tokens if dump else 0
 

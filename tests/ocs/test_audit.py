@@ -637,3 +637,18 @@ def test_unit_cut_off_from_its_fueled_formation_or_hq_may_pay_single_unit_fuel()
         SYSTEM.run(
             leg, FuelAction(method="unit", target="Inf", dump="D", cut_off=True), ScriptedDice([])
         )
+
+
+def test_section7_flags_exist_with_defaults_and_half_even_switch() -> None:
+    state = SYSTEM.new_state(["Axis", "Soviet"], {})
+    assert state.options.ocs_rounding == "half-up"  # A-OCS-ROUND
+    assert state.options.dak_brigades is False and state.options.ruleset == "ocs_v3_charts"
+    with pytest.raises(InvalidInput, match="Unknown OCS option"):
+        SYSTEM.new_state(["Axis"], {"ocs_roundin": "half-up"})
+    # 10 T blown at 25 % = 2.5 T: half-up 3 T, half-even 2 T
+    for rounding, left in (("half-up", 7), ("half-even", 8)):
+        flagged = SYSTEM.new_state(["Axis"], {"ocs_rounding": rounding}).model_copy(
+            update={"dumps": (Dump(side="Axis", hex="D", tokens=10),)}
+        )
+        out = run(flagged, Blow(side="Axis", dump="D", amount="10 T"), [1])
+        assert out.state.dumps == (Dump(side="Axis", hex="D", tokens=left),)

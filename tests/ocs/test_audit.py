@@ -652,3 +652,44 @@ def test_section7_flags_exist_with_defaults_and_half_even_switch() -> None:
         )
         out = run(flagged, Blow(side="Axis", dump="D", amount="10 T"), [1])
         assert out.state.dumps == (Dump(side="Axis", hex="D", tokens=left),)
+
+
+@pytest.mark.parametrize("face", range(1, 7))
+@pytest.mark.parametrize(
+    "counters",
+    [((1, 4), (1, 4), (1, 4)), ((2, 0), (1, 7)), ((1, 8),), ((3, 1), (2, 9), (1, 0)), ((4, 2),)],
+)
+def test_capture_conserves_points_and_tokens_and_takes_exactly_the_share(
+    face: int, counters: tuple[tuple[int, int], ...]
+) -> None:
+    """Whatever the counters: points and Tokens are conserved, the captor gets the rounded
+    percent of the points and of the load (all of it only when no owner vehicle is left)."""
+    trucks = tuple(
+        Unit(
+            name=f"T{i}",
+            side="Soviet",
+            kind="transport",
+            hex="H",
+            steps=p,
+            printed_ma=12,
+            load_tokens=t,
+        )
+        for i, (p, t) in enumerate(counters)
+    )
+    state = game(Unit(name="Moto", side="Axis", hex="H"), *trucks)
+    out = run(state, Capture(side="Axis", hex="H", unit="Moto"), [face])
+    points = sum(p for p, _ in counters)
+    load = sum(t for _, t in counters)
+    percent = _S3_CAPTURE[face][1]
+    mine = [u for u in out.state.units if u.side == "Axis" and u.kind == "transport"]
+    theirs = [u for u in out.state.units if u.side == "Soviet"]
+    ground = out.state.dump_tokens("H", "Axis")
+    taken_points = sum(u.steps for u in mine)
+    taken_load = sum(u.load_tokens for u in mine) + ground
+    assert taken_points + sum(u.steps for u in theirs) == points
+    assert taken_load + sum(u.load_tokens for u in theirs) == load
+    assert taken_points == _half_up(Fraction(points * percent, 100))
+    expected_load = load if taken_points == points else _half_up(Fraction(load * percent, 100))
+    assert taken_load == expected_load
+    if ground:
+        assert taken_points == 0

@@ -62,7 +62,9 @@ def render_text(reply: Reply) -> str:
         facts = "; ".join(f"{s}: {r}" for s, r in line.facts) or "(no effect)"
         lines.append(f"  {format_probability(line.probability):>18}  {facts}")
     for name, value in reply.fields:
-        lines.append(f"  {name}: {value}")
+        first, *more = value.split("\n") or [""]
+        lines.append(f"  {name}: {first}")
+        lines.extend(f"    {line}" for line in more)  # a multi-line value stays under its name
     for stats in reply.stats:
         total = sum(stats.counts)
         lines.append(f"  d{stats.sides}: {total} dice")

@@ -142,7 +142,7 @@ async def attach_game_service(bot: RefereeBot) -> None:
     from bot.storage import Repository
 
     repo = await Repository.open(bot.settings.database)
-    bot.game_service = GameService(repo)
+    bot.game_service = GameService(repo, live_games=bot.settings.live_games)
     bot.add_close_hook(repo.close)
     log.info("Opened the database %s", bot.settings.database)
 

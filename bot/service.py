@@ -19,6 +19,8 @@ import importlib.util
 import json
 import sqlite3
 import uuid
+import weakref
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from datetime import UTC, datetime
 from fractions import Fraction
@@ -65,11 +67,13 @@ from bot.stats import face_stats
 from bot.storage import Append, GameRow, Repository, StoredEntry
 from rules_core.dice import Roll, ScriptedDice
 from rules_core.errors import InvalidInput
-from rules_core.odds import OddsTooLarge, exact_odds
+from rules_core.odds import OddsTooLarge
 from rules_core.outcome import Step
-from rules_core.roll import parse_expression, roll_expression
+from rules_core.roll import DiceExpression, parse_expression, roll_expression
 from rules_core.system import SYSTEM_NAMES, GameSystem, get_system
 
+DEFAULT_LIVE_GAMES = 1000
+"""How many games the service keeps parsed in memory by default (``REFEREE_LIVE_GAMES``)."""
 DEFAULT_SIDES: tuple[str, ...] = ("Axis", "Allied")
 SYSTEM_SIDES: dict[str, tuple[str, ...]] = {"cwb": ("Union", "Confederate")}
 """Default sides per system when ``/game new`` names none (a system may set ``default_sides``)."""
@@ -113,6 +117,41 @@ def parse_options(text: str) -> dict[str, Any]:
             parsed = int(raw)
         options[key.strip()] = parsed
     return options
+
+
+ROLL_ODDS_LIMIT = 50_000
+"""A ``/roll`` preview lists at most this many dice sequences' worth of outcomes."""
+
+
+def roll_total_odds(expression: DiceExpression) -> dict[tuple[tuple[str, str], ...], Fraction]:
+    """The exact odds of each total of a ``/roll`` expression, ``{(("total", "7"),): 1/6}``.
+
+    Counted by convolution (ways to make each sum, die by die) rather than by enumerating every
+    dice sequence: the same fractions as :func:`rules_core.odds.exact_odds` over
+    :func:`~rules_core.roll.roll_expression`, in a fraction of the time (``3d6``: 216 sequences,
+    16 sums). An expression of more than ``ROLL_ODDS_LIMIT`` sequences is refused, as before.
+
+    >>> odds = roll_total_odds(parse_expression("DR+1"))
+    >>> odds[(("total", "8"),)], odds[(("total", "13"),)]
+    (Fraction(1, 6), Fraction(1, 36))
+    >>> roll_total_odds(parse_expression("7d6"))
+    Traceback (most recent call last):
+    ...
+    rules_core.errors.InvalidInput: 7d6 has too many outcomes to list.
+    """
+    sides, count = expression.sides, expression.count
+    if sides**count > ROLL_ODDS_LIMIT:
+        raise InvalidInput(f"{expression.text()} has too many outcomes to list.")
+    ways = [1]  # ways[k]: sequences whose faces sum to k + (dice so far)
+    for _ in range(count):
+        prefix = [0]
+        for value in ways:
+            prefix.append(prefix[-1] + value)
+        size = len(ways) + sides - 1
+        ways = [prefix[min(k + 1, len(ways))] - prefix[max(0, k - sides + 1)] for k in range(size)]
+    total = sides**count
+    low = count + expression.modifier
+    return {(("total", str(low + k)),): Fraction(n, total) for k, n in enumerate(ways) if n}
 
 
 class InstalledSystems(Mapping[str, GameSystem[Any, Any]]):
@@ -174,15 +213,23 @@ class GameService:
         *,
         script: FaceScript | None = None,
         clock: Callable[[], str] = _now,
+        live_games: int = DEFAULT_LIVE_GAMES,
     ) -> None:
+        if live_games < 1:
+            raise ValueError("live_games must be at least 1")
         self.repo = repo
         self.systems: Mapping[str, GameSystem[Any, Any]] = (
             systems if systems is not None else InstalledSystems()
         )
         self.script = script
         self._clock = clock
-        self._locks: dict[tuple[int, int], asyncio.Lock] = {}
-        self._live: dict[tuple[int, int], _Live] = {}
+        self.live_games = live_games
+        self._locks: weakref.WeakValueDictionary[tuple[int, int], asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+        """A channel's lock lives while a coroutine holds or awaits it, then goes away."""
+        self._live: OrderedDict[tuple[int, int], _Live] = OrderedDict()
+        """The most recently used games (at most ``live_games``), least recent first."""
 
     # --- entry point -----------------------------------------------------------------------
 
@@ -256,8 +303,24 @@ class GameService:
         key = (place.guild_id, place.channel_id)
         lock = self._locks.get(key)
         if lock is None:
-            lock = self._locks[key] = asyncio.Lock()
+            lock = asyncio.Lock()
+            self._locks[key] = lock
         return lock
+
+    def _cached(self, key: tuple[int, int]) -> _Live | None:
+        """The cached game of ``key``, marked most recently used."""
+        live = self._live.get(key)
+        if live is not None:
+            self._live.move_to_end(key)
+        return live
+
+    def _remember(self, key: tuple[int, int], live: _Live) -> None:
+        """Cache ``live`` (only writers holding the channel's lock call this), evicting the
+        least recently used games beyond ``live_games``."""
+        self._live[key] = live
+        self._live.move_to_end(key)
+        while len(self._live) > self.live_games:
+            self._live.popitem(last=False)
 
     def system(self, name: str) -> GameSystem[Any, Any]:
         """The system called ``name`` from this service's registry."""
@@ -268,9 +331,14 @@ class GameService:
                 f"Unknown game system {name!r}; choose one of {', '.join(self.systems)}."
             ) from None
 
-    async def _load(self, place: Place) -> _Live:
+    async def _load(self, place: Place, *, locked: bool = False) -> _Live:
+        """The channel's active game, from the cache or the database.
+
+        Only a caller holding the channel's lock (``locked``) caches what it read: a reader
+        without the lock could otherwise cache a row that a writer moved past meanwhile.
+        """
         key = (place.guild_id, place.channel_id)
-        live = self._live.get(key)
+        live = self._cached(key)
         if live is not None:
             return live
         row = await self.repo.active_game(place.guild_id, place.channel_id)
@@ -278,7 +346,8 @@ class GameService:
             raise NoGameHere("There is no game in this channel; start one with /game new.")
         system = self.system(row.system)
         live = _Live(row=row, state=system.parse_state(row.state_json), system=system)
-        self._live[key] = live
+        if locked:
+            self._remember(key, live)
         return live
 
     async def _readable(self, place: Place) -> GameRow:
@@ -304,7 +373,7 @@ class GameService:
             seen = await self.repo.entry_by_interaction(interaction_id)
             if seen is not None:
                 return await self._reply_from_stored(seen, replayed=True)
-            live = await self._load(place)
+            live = await self._load(place, locked=True)
             change = handler(live, actor, command)
             return await self._commit(place, live, actor, interaction_id, change)
 
@@ -565,7 +634,7 @@ class GameService:
             self._live.pop(key, None)
             raise
         if new_row.status == "active":
-            self._live[key] = _Live(row=new_row, state=state, system=live.system)
+            self._remember(key, _Live(row=new_row, state=state, system=live.system))
         else:
             self._live.pop(key, None)
         return self._reply(entry, new_row, replayed=False)
@@ -660,8 +729,8 @@ class GameService:
                         "This channel already has an active game; a referee may end it first."
                     ) from None
                 return await self._reply_from_stored(seen, replayed=True)
-            self._live[(place.guild_id, place.channel_id)] = _Live(
-                row=row, state=state, system=system
+            self._remember(
+                (place.guild_id, place.channel_id), _Live(row=row, state=state, system=system)
             )
             return self._reply(entry, row, replayed=False)
 
@@ -674,7 +743,7 @@ class GameService:
             seen = await self.repo.entry_by_interaction(interaction_id)
             if seen is not None:
                 return await self._reply_from_stored(seen, replayed=True)
-            live = await self._load(place)
+            live = await self._load(place, locked=True)
             row = live.row
             self._require_referee(row, actor, "void entries")
             voided = set(row.table["voided"])
@@ -737,13 +806,7 @@ class GameService:
 
     def _roll_odds(self, command: gc.RollDice) -> Reply:
         expression = parse_expression(command.dice)
-        try:
-            odds = exact_odds(
-                lambda dice: (("total", str(roll_expression(expression, dice).total)),),
-                limit=50_000,
-            )
-        except OddsTooLarge as exc:
-            raise InvalidInput(f"{expression.text()} has too many outcomes to list.") from exc
+        odds = roll_total_odds(expression)
         lines = sorted(_odds_lines(odds), key=lambda line: int(line.facts[0][1]))
         return Reply(
             command="/roll",
@@ -1037,4 +1100,5 @@ __all__ = [
     "command_path",
     "export_game",
     "parse_options",
+    "roll_total_odds",
 ]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -376,56 +377,82 @@ class Repository:
                             item[2].set_result(None)
 
     async def _write(self, batch: list[tuple[Append, int, asyncio.Future[None]]]) -> None:
-        """One transaction for the whole batch: each kind of statement once, for every append."""
-        db = self._writer
-        await db.execute("BEGIN IMMEDIATE")
-        try:
-            await db.executemany(
-                "INSERT INTO entries (game_id, seq, interaction_id, kind, body, hash) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                [
-                    (c.game.id, c.entry.seq, c.entry.interaction_id, c.entry.kind, c.entry.body,
-                     c.entry.hash)
-                    for c, _, _ in batch
-                ],
-            )  # fmt: skip
-            rolls = [row for c, _, _ in batch for row in _roll_rows(c.game, c.user_id, c.dice)]
-            if rolls:
-                await db.executemany(
-                    "INSERT INTO rolls (game_id, seq, guild_id, channel_id, user_id, sides, "
-                    "face, label, scripted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    rolls,
-                )
-            for change, _, _ in batch:
-                if change.reveal is not None:
-                    await db.execute(
+        """One transaction for the whole batch: each kind of statement once, for every append.
+
+        The parameters are prepared here; the transaction runs in the writer connection's thread
+        as one call (one hand-over to that thread per transaction, not one per statement).
+        """
+        entries = [
+            (c.game.id, c.entry.seq, c.entry.interaction_id, c.entry.kind, c.entry.body,
+             c.entry.hash)
+            for c, _, _ in batch
+        ]  # fmt: skip
+        rolls = [row for c, _, _ in batch for row in _roll_rows(c.game, c.user_id, c.dice)]
+        seeds: list[tuple[str, tuple[Any, ...]]] = []
+        for change, _, _ in batch:
+            if change.reveal is not None:
+                seeds.append(
+                    (
                         "UPDATE seeds SET revealed = ? WHERE game_id = ? AND epoch = ?",
                         (change.reveal[1], change.game.id, change.reveal[0]),
                     )
-                if change.new_epoch is not None:
-                    await db.execute(
+                )
+            if change.new_epoch is not None:
+                seeds.append(
+                    (
                         "INSERT INTO seeds (game_id, epoch, commitment, revealed) "
                         "VALUES (?, ?, ?, ?)",
                         (change.game.id, change.new_epoch[0], change.new_epoch[1], None),
                     )
-            cursor = await db.executemany(
-                "UPDATE games SET status = ?, table_json = ?, state_json = ?, head_seq = ?, "
-                "head_hash = ?, next_die = ?, epoch = ?, seed = ?, commitment = ?, "
-                "players_mix = ? WHERE id = ? AND head_seq = ?",
-                [
-                    (
-                        g.status, _canonical(g.table), g.state_json, g.head_seq, g.head_hash,
-                        g.next_die, g.epoch, g.seed, g.commitment, g.players_mix, g.id, expected,
-                    )
-                    for g, expected in ((c.game, head) for c, head, _ in batch)
-                ],
-            )  # fmt: skip
-            if cursor.rowcount != len(batch):
-                raise StorageConflict("a game moved past its expected log head under a writer")
-            await db.execute("COMMIT")
-        except BaseException:
-            await db.execute("ROLLBACK")
-            raise
+                )
+        games = [
+            (
+                g.status, _canonical(g.table), g.state_json, g.head_seq, g.head_hash,
+                g.next_die, g.epoch, g.seed, g.commitment, g.players_mix, g.id, expected,
+            )
+            for g, expected in ((c.game, head) for c, head, _ in batch)
+        ]  # fmt: skip
+        # aiosqlite's own hand-over to its thread (untyped): the whole transaction in one call
+        await self._writer._execute(  # type: ignore[no-untyped-call]
+            _transaction, self._writer._conn, entries, rolls, seeds, games
+        )
+
+
+def _transaction(
+    db: sqlite3.Connection,
+    entries: list[tuple[Any, ...]],
+    rolls: list[tuple[Any, ...]],
+    seeds: list[tuple[str, tuple[Any, ...]]],
+    games: list[tuple[Any, ...]],
+) -> None:
+    """The statements of :meth:`Repository._write`, run in the writer's thread."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        db.executemany(
+            "INSERT INTO entries (game_id, seq, interaction_id, kind, body, hash) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            entries,
+        )
+        if rolls:
+            db.executemany(
+                "INSERT INTO rolls (game_id, seq, guild_id, channel_id, user_id, sides, "
+                "face, label, scripted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                rolls,
+            )
+        for sql, parameters in seeds:
+            db.execute(sql, parameters)
+        cursor = db.executemany(
+            "UPDATE games SET status = ?, table_json = ?, state_json = ?, head_seq = ?, "
+            "head_hash = ?, next_die = ?, epoch = ?, seed = ?, commitment = ?, "
+            "players_mix = ? WHERE id = ? AND head_seq = ?",
+            games,
+        )
+        if cursor.rowcount != len(games):
+            raise StorageConflict("a game moved past its expected log head under a writer")
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
 
 
 def _roll_rows(
@@ -477,8 +504,6 @@ async def _migrate(db: aiosqlite.Connection) -> int:
 
 def _statements(sql: str) -> list[str]:
     """Split a migration into statements (triggers keep their ``BEGIN … END;`` bodies)."""
-    import sqlite3
-
     statements: list[str] = []
     buffer = ""
     for line in sql.splitlines(keepends=True):

@@ -1,0 +1,1 @@
+"""Benchmarks of the referee bot (not part of the test run): ``python -m bench.run``."""

@@ -185,6 +185,7 @@ def machine(directory: Path) -> dict[str, str]:
         "Python": platform.python_version(),
         "SQLite": sqlite3.sqlite_version,
         "discord.py": _version("discord.py"),
+        "orjson (discord.py uses it when installed)": _optional("orjson"),
         "OS": platform.platform(),
         "fsync (4 KiB append, 200 runs)": f"p50 {pct(fsyncs, 0.5):.2f} ms, "
         f"p99 {pct(fsyncs, 0.99):.2f} ms",
@@ -196,6 +197,15 @@ def _version(name: str) -> str:
     from importlib.metadata import version
 
     return version(name)
+
+
+def _optional(name: str) -> str:
+    from importlib.metadata import PackageNotFoundError
+
+    try:
+        return _version(name)
+    except PackageNotFoundError:
+        return "not installed"
 
 
 # --- measurements ----------------------------------------------------------------------------
@@ -435,14 +445,16 @@ class Run:
                 if not key.startswith("_"):
                     print(f"{key}: {value}")
 
-            # -- the floor --------------------------------------------------------------------
-            async with FakeDiscord() as discord:
-                add_channels(discord, [f"c{i}" for i in range(100)])
-                floor = await self.start(discord, work / "floor", FLOOR, "floor")
+            # -- the floor, alone; it stays up to be measured again beside our bot -----------
+            async with FakeDiscord() as floor_discord:
+                add_channels(floor_discord, [f"c{i}" for i in range(100)])
+                floor = await self.start(floor_discord, work / "floor", FLOOR, "floor")
                 try:
 
                     async def ping(_: int) -> float:
-                        elapsed, reply = await roundtrip(discord, (["ping"], {}), channel="table-1")
+                        elapsed, reply = await roundtrip(
+                            floor_discord, (["ping"], {}), channel="table-1"
+                        )
                         assert reply.content == "Pong"
                         return elapsed
 
@@ -452,65 +464,22 @@ class Run:
                     floor_seq_cpu = meter.per_action(n_seq)
                     meter = CpuMeter(floor.process.pid)
                     floor_rate = await floor_throughput(
-                        discord, [f"c{i}" for i in range(100)], per_channel
+                        floor_discord, [f"c{i}" for i in range(100)], per_channel
                     )
                     floor_rate_cpu = meter.per_action(100 * per_channel)
                     floor_rss = rss_mb(floor.process.pid)
+                    self.row(
+                        "floor: /ping (bench/floor_bot.py), sequential, alone",
+                        f"p50 {pct(floor_seq, 0.5):.2f} ms, p99 {pct(floor_seq, 0.99):.2f} ms",
+                    )
+                    self.row("  CPU, sequential", floor_seq_cpu)
+                    self.row("floor: /ping, 100 channels in flight", f"{floor_rate:.0f} answers/s")
+                    self.row("  CPU, 100 channels", floor_rate_cpu)
+                    self.row("floor: resident memory", f"{floor_rss:.0f} MB")
+                    await self.ours_all(work, n_seq, per_channel, big_entries, stored_games,
+                                        ping, floor_rate, floor)  # fmt: skip
                 finally:
                     await floor.stop()
-            f50, f99 = pct(floor_seq, 0.5), pct(floor_seq, 0.99)
-            self.row(
-                "floor: /ping (bench/floor_bot.py), sequential",
-                f"p50 {f50:.2f} ms, p99 {f99:.2f} ms",
-            )
-            self.row("  CPU, sequential", floor_seq_cpu)
-            self.row("floor: /ping, 100 channels in flight", f"{floor_rate:.0f} answers/s")
-            self.row("  CPU, 100 channels", floor_rate_cpu)
-            self.row("floor: resident memory", f"{floor_rss:.0f} MB")
-
-            # -- our bot ------------------------------------------------------------------------
-            (work / "bot").mkdir(exist_ok=True)
-            database = work / "bot" / "referee.db"
-            async with FakeDiscord() as discord:
-                alice = discord.people["alice"]
-                actor = Actor(user_id=int(alice.id), name=alice.name)
-                big_id, small_id = int(p.snowflake()), int(p.snowflake())
-                stored_ids = [int(p.snowflake()) for _ in range(stored_games)]
-                started = time.perf_counter()
-                await seed(
-                    database,
-                    guild_id=int(discord.guild_id),
-                    actor=actor,
-                    big=(big_id, big_entries),
-                    many=stored_ids,
-                )
-                seeded = time.perf_counter() - started
-                print(f"seeded {big_entries} + {stored_games} games in {seeded:.0f} s", flush=True)
-                tables = [f"t{i}" for i in range(100)]
-                add_channels(discord, tables)
-                add_channels(discord, ["big", "small"], [big_id, small_id])
-                bot = await self.start(
-                    discord, work / "bot", REFEREE_RUN, "bot", REFEREE_DB=str(database)
-                )
-                try:
-                    idle_rss = rss_mb(bot.process.pid)
-                    await self.ours(discord, bot, tables, n_seq, per_channel, f50, f99,
-                                    floor_rate)  # fmt: skip
-                    channel_ids = {t: int(discord.channels[t]["id"]) for t in tables}
-                    expected = len(ASL_SETUP) + per_channel
-                    self.row(
-                        "no lost update after the 100-channel run",
-                        check_logs(database, int(discord.guild_id), channel_ids, expected),
-                        "every entry, in order",
-                        True,
-                    )
-                    await self.history(discord, big_entries, n_seq)
-                    await self.memory(discord, bot, stored_ids, idle_rss, stored_games)
-                finally:
-                    code = await bot.stop(timeout=120)
-                    if code != 0 or "Traceback" in bot.output():
-                        print(bot.output()[-5000:])
-                        raise Failed(f"the bot exited with {code} or logged a traceback")
 
             # -- previews in-process, the console ----------------------------------------------
             worst_all = 0.0
@@ -528,6 +497,59 @@ class Run:
                 f"{console['wall']:.1f} s wall, {console['rate']:.0f} actions/s",
             )
 
+    async def ours_all(
+        self,
+        work: Path,
+        n_seq: int,
+        per_channel: int,
+        big_entries: int,
+        stored_games: int,
+        ping: Callable[[int], Awaitable[float]],
+        floor_rate: float,
+        floor: BotProcess,
+    ) -> None:
+        (work / "bot").mkdir(exist_ok=True)
+        database = work / "bot" / "referee.db"
+        async with FakeDiscord() as discord:
+            alice = discord.people["alice"]
+            actor = Actor(user_id=int(alice.id), name=alice.name)
+            big_id, small_id = int(p.snowflake()), int(p.snowflake())
+            stored_ids = [int(p.snowflake()) for _ in range(stored_games)]
+            started = time.perf_counter()
+            await seed(
+                database,
+                guild_id=int(discord.guild_id),
+                actor=actor,
+                big=(big_id, big_entries),
+                many=stored_ids,
+            )
+            seeded = time.perf_counter() - started
+            print(f"seeded {big_entries} + {stored_games} games in {seeded:.0f} s", flush=True)
+            tables = [f"t{i}" for i in range(100)]
+            add_channels(discord, tables)
+            add_channels(discord, ["big", "small"], [big_id, small_id])
+            bot = await self.start(
+                discord, work / "bot", REFEREE_RUN, "bot", REFEREE_DB=str(database)
+            )
+            try:
+                idle_rss = rss_mb(bot.process.pid)
+                await self.ours(discord, bot, tables, n_seq, per_channel, ping, floor_rate)
+                channel_ids = {t: int(discord.channels[t]["id"]) for t in tables}
+                expected = len(ASL_SETUP) + per_channel
+                self.row(
+                    "no lost update after the 100-channel run",
+                    check_logs(database, int(discord.guild_id), channel_ids, expected),
+                    "every entry, in order",
+                    True,
+                )
+                await self.history(discord, big_entries, n_seq)
+                await self.memory(discord, bot, stored_ids, idle_rss, stored_games)
+            finally:
+                code = await bot.stop(timeout=120)
+                if code != 0 or "Traceback" in bot.output():
+                    print(bot.output()[-5000:])
+                    raise Failed(f"the bot exited with {code} or logged a traceback")
+
     async def ours(
         self,
         discord: FakeDiscord,
@@ -535,10 +557,13 @@ class Run:
         tables: list[str],
         n_seq: int,
         per_channel: int,
-        f50: float,
-        f99: float,
+        ping: Callable[[int], Awaitable[float]],
         floor_rate: float,
     ) -> None:
+        """Sequential latency, each of our actions interleaved with a floor /ping (the floor
+        bot is up on its own fake Discord), so that both see the same machine at the same time;
+        then throughput."""
+        pings: list[float] = []
         for command in ASL_SETUP:
             await act(discord, command, "table-1")
         for command in OCS_SETUP:
@@ -546,9 +571,11 @@ class Run:
         for command in CWB_SETUP:
             await act(discord, command, "game-thread")
 
-        async def fire(_: int) -> float:
+        async def fire(i: int) -> float:
             for command in ASL_RESET:
                 await act(discord, command, "table-1")
+            if i >= 0:
+                pings.append(await ping(i))
             return await act(discord, ASL_FIRE, "table-1")
 
         async def preview(_: int) -> float:
@@ -572,8 +599,13 @@ class Run:
         await sequential(0, fire)  # warm up
         meter = CpuMeter(bot.process.pid)
         fires = await sequential(n_seq, fire, warmup=0)
-        fire_cpu = meter.per_action(5 * n_seq)
+        fire_cpu = meter.per_action(5 * n_seq)  # the floor's pings are not the bot's CPU
         a50, a99 = pct(fires, 0.5), pct(fires, 0.99)
+        f50, f99 = pct(pings, 0.5), pct(pings, 0.99)
+        self.row(
+            "floor: /ping, sequential, interleaved with our /asl fire",
+            f"p50 {f50:.2f} ms, p99 {f99:.2f} ms",
+        )
         self.row(
             "/asl fire (2 MGs + 2 squads, FG, FB 4) + durable commit",
             f"p50 {a50:.2f} ms, p99 {a99:.2f} ms",

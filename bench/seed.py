@@ -9,6 +9,7 @@ while seeding (the file is checkpointed and closed before the bot opens it).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -85,7 +86,7 @@ async def seed(
     guild_id: int,
     actor: Actor,
     big: tuple[int, int] | None = None,
-    many: list[int] = (),  # type: ignore[assignment]
+    many: Sequence[int] = (),
     entries_each: int = 3,
 ) -> None:
     """Seed ``path``: one big game (``(channel_id, entries)``) and a small game in each channel

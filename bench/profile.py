@@ -54,7 +54,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--floor", action="store_true", help="profile the floor bot's /ping")
     parser.add_argument("--actions", type=int, default=400)
-    parser.add_argument("--out", type=Path, default=Path("bench/profiles"))
+    parser.add_argument("--out", type=Path, default=Path("/tmp/referee-profile"))
     args = parser.parse_args()
     asyncio.run(profile(args.floor, args.actions, args.out))
 

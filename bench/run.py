@@ -411,9 +411,10 @@ def console_game(directory: Path, actions: int) -> dict[str, float]:
 
 
 class Run:
-    def __init__(self, quick: bool, profile: Path | None) -> None:
+    def __init__(self, quick: bool, profile: Path | None, live_games: int | None = None) -> None:
         self.quick = quick
         self.profile = profile
+        self.live_games = live_games
         self.rows: list[tuple[str, str, str, str]] = []  # what, figure, target, met
         self.notes: dict[str, Any] = {}
 
@@ -528,9 +529,10 @@ class Run:
             tables = [f"t{i}" for i in range(100)]
             add_channels(discord, tables)
             add_channels(discord, ["big", "small"], [big_id, small_id])
-            bot = await self.start(
-                discord, work / "bot", REFEREE_RUN, "bot", REFEREE_DB=str(database)
-            )
+            env = {"REFEREE_DB": str(database)}
+            if self.live_games is not None:
+                env["REFEREE_LIVE_GAMES"] = str(self.live_games)
+            bot = await self.start(discord, work / "bot", REFEREE_RUN, "bot", **env)
             try:
                 idle_rss = rss_mb(bot.process.pid)
                 await self.ours(discord, bot, tables, n_seq, per_channel, ping, floor_rate)
@@ -701,8 +703,11 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="smaller samples (a smoke test)")
     parser.add_argument("--profile", type=Path, help="run the bot under pyinstrument, reports here")
     parser.add_argument("--results", type=Path, help="write the table (markdown) to this file")
+    parser.add_argument(
+        "--live-games", type=int, help="REFEREE_LIVE_GAMES for the bot (default: the bot's)"
+    )
     args = parser.parse_args()
-    run = Run(args.quick, args.profile)
+    run = Run(args.quick, args.profile, args.live_games)
     started = time.perf_counter()
     asyncio.run(run.main())
     print(f"\nbench done in {time.perf_counter() - started:.0f} s\n")

@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run console test lint check bench clean
+.PHONY: run console test lint check bench bench-quick profile clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,18 @@ lint: $(STAMP)
 	$(BIN)/mypy bot cogs
 
 check: lint test
+
+# Benchmarks (docs/PERFORMANCE.md): not part of the test run.
+bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[dev,bench]"
+	$(BIN)/python -m bench.run --results /tmp/bench.md
+
+bench-quick: $(STAMP)
+	$(BIN)/python -m bench.run --quick --results /tmp/bench.md
+
+profile: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[dev,bench]"
+	$(BIN)/python -m bench.profile
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -8,6 +8,7 @@ code's own tables: the charts are spelled out literally below and the odds are c
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
@@ -97,9 +98,7 @@ O, M, E = "ok", "malfunctioned", "eliminated"  # noqa: E741
     ],
     ids=["B12", "B11", "B12-SF", "B11-SF", "X10"],
 )
-def test_audit_2_2_breakdown_table(
-    spec: dict[str, object], sustained: bool, row: list[str]
-) -> None:
+def test_audit_2_2_breakdown_table(spec: dict[str, Any], sustained: bool, row: list[str]) -> None:
     if sustained:
         state = weapon_state(0, phase="dfph", phasing="Allied", rof=2, marker="first", **spec)
         fire: dict[str, object] = {"sustained": ("W",)}

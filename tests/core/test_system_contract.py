@@ -19,7 +19,10 @@ def available_systems() -> list[str]:
     return [n for n in SYSTEM_NAMES if importlib.util.find_spec(f"rules_core.{n}") is not None]
 
 
-@pytest.fixture(params=available_systems() or [pytest.param(None, marks=pytest.mark.skip)])
+SYSTEM_PARAMS: list[Any] = list(available_systems()) or [pytest.param(None, marks=pytest.mark.skip)]
+
+
+@pytest.fixture(params=SYSTEM_PARAMS)
 def system(request: pytest.FixtureRequest) -> GameSystem[Any, Any]:
     return get_system(request.param)
 

@@ -63,7 +63,7 @@ def test_section7_flags_exist_with_defaults() -> None:
 )
 def test_fire_permission_table(ammo: Ammo, mode: str, allowed: bool) -> None:
     state = _game(Unit(name="A", side="Union", men=300, ammo=ammo))
-    action = Fire(unit="A", mode=mode)  # type: ignore[arg-type]
+    action = Fire(unit="A", mode=mode)
     if allowed:
         _run(state, action, (100,))
     else:
@@ -95,7 +95,7 @@ def test_E17_low_defensive_fire_d100_1_goes_out_then_any_fire_refused() -> None:
     assert out.unit("A").ammo is Ammo.OUT
     for mode in ("offensive", "defensive"):
         with pytest.raises(IllegalAction, match="Out Of Ammo"):
-            SYSTEM.run(out, Fire(unit="A", mode=mode), ScriptedDice([]))  # type: ignore[arg-type]
+            SYSTEM.run(out, Fire(unit="A", mode=mode), ScriptedDice([]))
 
 
 def test_artillery_follows_side_level_and_rolls_only_when_isolated() -> None:
@@ -299,9 +299,9 @@ def test_fire_odds_shortcut_equals_the_full_d100_enumeration(
     state = SYSTEM.new_state(["Union"], {"cwb_isolation": True})
     if p is not None:
         state = state.with_side(state.sides[0].model_copy(update={"ammo_loss_pct": p}))
-    unit = Unit(name="A", side="Union", type=kind, men=100, ammo=ammo, isolated=isolated)  # type: ignore[arg-type]
+    unit = Unit(name="A", side="Union", type=kind, men=100, ammo=ammo, isolated=isolated)
     state = state.model_copy(update={"units": (unit,)})
-    action = Fire(unit="A", mode=mode)  # type: ignore[arg-type]
+    action = Fire(unit="A", mode=mode)
     try:
         full = exact_odds(lambda dice: SYSTEM.resolve(state, action, dice).facts)
     except RulesError as exc:

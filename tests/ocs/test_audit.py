@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import warnings
 from fractions import Fraction
+from functools import partial
 
 import pytest
 
@@ -32,7 +33,7 @@ from tests.ocs.helpers import game, run
 
 # --- chart 12.8 Attrition Table, typed from seed S3 (RES-13) ------------------------------------
 # rows: (No Loss, -1, -2, -4, All) as inclusive DR ranges per column; None = no such cell.
-_ROWS = ("none", 1, 2, 4, "all")
+_ROWS: tuple[int | str, ...] = ("none", 1, 2, 4, "all")
 _S3_ATTRITION: dict[int, tuple[tuple[int, int] | None, ...]] = {
     5: ((2, 8), (9, 10), (11, 11), (12, 12), (13, 99)),
     4: ((2, 8), (9, 10), (11, 11), (12, 12), (13, 99)),
@@ -43,7 +44,7 @@ _S3_ATTRITION: dict[int, tuple[tuple[int, int] | None, ...]] = {
 }
 
 
-def _expected_loss(ar: int, final_dr: int) -> object:
+def _expected_loss(ar: int, final_dr: int) -> int | str:
     for row, cell in zip(_ROWS, _S3_ATTRITION[ar], strict=True):
         if cell is not None and cell[0] <= final_dr <= cell[1]:
             return 0 if row == "none" else row
@@ -69,13 +70,13 @@ def test_attrition_table_every_cell(ar: int, final_dr: int) -> None:
     )
     if 2 <= raw <= 12:
         out = run(game(*units), Attrition(units=("A",)), _dice_for(raw))
-        lost = oos_steps if expected == "all" else expected
+        lost = oos_steps if expected == "all" else int(expected)
         assert out.state.unit("A").steps == oos_steps - lost
     # and without the DRM (4 OOS steps): losses capped at 4
     if final_dr <= 12:
         small = (Unit(name="B", side="Axis", steps=4, re=Fraction(4), ar=ar, out_of_supply=True),)
         out = run(game(*small), Attrition(units=("B",)), _dice_for(final_dr))
-        lost = 4 if expected == "all" else min(4, int(str(expected)))
+        lost = 4 if expected == "all" else min(4, int(expected))
         assert out.state.unit("B").steps == 4 - lost
         assert [s.rule for s in out.steps][:2] == ["OCS 12.8b", "OCS 12.8"]
 
@@ -374,7 +375,7 @@ def test_eating_pools_re_and_rounds_up() -> None:
 def test_recovery_2T_per_level_per_unit_or_RE(
     re: str, level: str, tokens: int, after: str, left: int
 ) -> None:
-    unit = Unit(name="U", side="Axis", steps=3, re=Fraction(re), internals=level)  # type: ignore[arg-type]
+    unit = Unit(name="U", side="Axis", steps=3, re=Fraction(re), internals=level)
     state = game(unit, dumps=(Dump(side="Axis", hex="D", tokens=tokens),))
     out = run(state, Recover(side="Axis", dump="D"))
     assert out.state.unit("U").internals == after
@@ -587,7 +588,7 @@ def test_every_preview_takes_at_most_5_ms() -> None:
         Blow(side="Axis", dump="D", amount="7 SP 3 T"),
         Capture(side="Axis", hex="C", unit="M"),
     ):
-        best = min(timeit.repeat(lambda a=action: SYSTEM.odds(state, a), number=20, repeat=5)) / 20
+        best = min(timeit.repeat(partial(SYSTEM.odds, state, action), number=20, repeat=5)) / 20
         assert best <= 0.005, (action.action, best)
 
 

@@ -230,6 +230,16 @@ class GameService:
         """A channel's lock lives while a coroutine holds or awaits it, then goes away."""
         self._live: OrderedDict[tuple[int, int], _Live] = OrderedDict()
         """The most recently used games (at most ``live_games``), least recent first."""
+        self._writers: dict[type[BaseModel], Callable[[_Live, Actor, Any], _Change]] = {
+            gc.GameSeat: self._seat,
+            gc.GameRefereeAdd: self._referee_add,
+            gc.GameRefereeRemove: self._referee_remove,
+            gc.GameSeed: self._seed,
+            gc.GameRotate: self._rotate,
+            gc.GameEnd: self._end,
+            gc.RollDice: self._roll,
+        }
+        """The write handler of each table command; a system action goes to ``_act``."""
 
     # --- entry point -----------------------------------------------------------------------
 
@@ -265,16 +275,7 @@ class GameService:
             return await self._new(place, actor, interaction_id, command)
         if isinstance(command, gc.GameVoid):
             return await self._void_write(place, actor, interaction_id, command)
-        writers: dict[type[BaseModel], Callable[[_Live, Actor, Any], _Change]] = {
-            gc.GameSeat: self._seat,
-            gc.GameRefereeAdd: self._referee_add,
-            gc.GameRefereeRemove: self._referee_remove,
-            gc.GameSeed: self._seed,
-            gc.GameRotate: self._rotate,
-            gc.GameEnd: self._end,
-            gc.RollDice: self._roll,
-        }
-        writer = writers.get(type(command), self._act)
+        writer = self._writers.get(type(command), self._act)
         return await self._write(place, actor, interaction_id, command, writer)
 
     async def autocomplete(self, place: Place, kind: str, typed: str = "") -> list[str]:
@@ -370,11 +371,23 @@ class GameService:
         handler: Callable[[_Live, Actor, Any], _Change],
     ) -> Reply:
         async with self._lock(place):
-            seen = await self.repo.entry_by_interaction(interaction_id)
-            if seen is not None:
-                return await self._reply_from_stored(seen, replayed=True)
-            live = await self._load(place, locked=True)
-            change = handler(live, actor, command)
+            if self.script is not None:
+                # scripted dice (console, tests): a redelivery must not consume scripted faces,
+                # so the log is asked first
+                seen = await self.repo.entry_by_interaction(interaction_id)
+                if seen is not None:
+                    return await self._reply_from_stored(seen, replayed=True)
+            try:
+                live = await self._load(place, locked=True)
+                change = handler(live, actor, command)
+            except Exception:
+                # a refusal of an interaction seen before: answer it from the log instead
+                seen = await self.repo.entry_by_interaction(interaction_id)
+                if seen is not None:
+                    return await self._reply_from_stored(seen, replayed=True)
+                raise
+            # an interaction seen before and accepted again is caught by the log's unique
+            # interaction id at commit (rolled back, answered from the log): no read here
             return await self._commit(place, live, actor, interaction_id, change)
 
     # --- permissions -----------------------------------------------------------------------
@@ -427,6 +440,7 @@ class GameService:
             },
             dice=dice.records,
             state=outcome.state,
+            shown=(outcome.steps, outcome.facts, outcome.rolls),
         )
 
     def _roll(self, live: _Live, actor: Actor, command: gc.RollDice) -> _Change:
@@ -445,6 +459,7 @@ class GameService:
                 "rolls": [r.model_dump(mode="json") for r in result.rolls],
             },
             dice=dice.records,
+            shown=((), (), tuple(result.rolls)),
         )
 
     def _seat(self, live: _Live, actor: Actor, command: gc.GameSeat) -> _Change:
@@ -637,7 +652,7 @@ class GameService:
             self._remember(key, _Live(row=new_row, state=state, system=live.system))
         else:
             self._live.pop(key, None)
-        return self._reply(entry, new_row, replayed=False)
+        return self._reply(entry, new_row, replayed=False, shown=change.shown)
 
     # --- /game new ---------------------------------------------------------------------------
 
@@ -938,7 +953,16 @@ class GameService:
         assert row is not None
         return self._reply(stored.data(), row, replayed=replayed)
 
-    def _reply(self, entry: Mapping[str, Any], row: GameRow, *, replayed: bool) -> Reply:
+    def _reply(
+        self,
+        entry: Mapping[str, Any],
+        row: GameRow,
+        *,
+        replayed: bool,
+        shown: _Shown | None = None,
+    ) -> Reply:
+        """The reply of a logged entry; ``shown`` are the steps, facts and rolls as the rules
+        made them (a fresh commit), so they are not rebuilt from the entry's JSON."""
         kind = entry["kind"]
         dice = tuple(DieView(**d) for d in entry.get("dice", ()))
         scripted = self.script is not None or any(d.scripted for d in dice)
@@ -962,9 +986,13 @@ class GameService:
                 command=path,
                 title=f"{path}" + (f" — {side}" if side else ""),
                 side=side,
-                steps=tuple(Step.model_validate(s) for s in outcome["steps"]),
-                facts=tuple((str(a), str(b)) for a, b in outcome["facts"]),
-                rolls=tuple(_roll(r) for r in outcome["rolls"]),
+                steps=shown[0]
+                if shown is not None
+                else tuple(Step.model_validate(s) for s in outcome["steps"]),
+                facts=shown[1]
+                if shown is not None
+                else tuple((str(a), str(b)) for a, b in outcome["facts"]),
+                rolls=shown[2] if shown is not None else tuple(_roll(r) for r in outcome["rolls"]),
                 **base,
             )
         if kind == "roll":
@@ -972,7 +1000,7 @@ class GameService:
             return Reply(
                 command="/roll",
                 title=f"{entry['text']}{reason}",
-                rolls=tuple(_roll(r) for r in entry["rolls"]),
+                rolls=shown[2] if shown is not None else tuple(_roll(r) for r in entry["rolls"]),
                 fields=(("Total", str(entry["total"])),),
                 **base,
             )
@@ -1015,6 +1043,9 @@ class GameService:
         )
 
 
+_Shown = tuple[tuple[Step, ...], tuple[tuple[str, str], ...], tuple[Roll, ...]]
+
+
 @dataclasses.dataclass
 class _Change:
     kind: str
@@ -1026,6 +1057,8 @@ class _Change:
     reveal: tuple[int, bytes] | None = None
     new_seed: bytes | None = None
     status: str | None = None
+    shown: _Shown | None = None
+    """The steps, facts and rolls as the rules made them, for the reply (not logged as such)."""
 
 
 def _copy_table(table: dict[str, Any]) -> dict[str, Any]:

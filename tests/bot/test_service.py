@@ -72,6 +72,39 @@ async def test_a_redelivered_interaction_rolls_nothing_and_returns_the_stored_re
     assert await head(repo) == before
 
 
+async def test_a_redelivery_the_rules_would_now_refuse_is_answered_from_the_log(
+    service: GameService, repo: Repository
+) -> None:
+    await start_game(service)
+    first = await service.handle(HERE, ALICE, "shot-1", Shoot(side="Axis"))
+    await service.handle(HERE, ALICE, "dry", Ammo(side="Axis", level=0))
+    before = await head(repo)
+    with pytest.raises(IllegalAction):  # a new interaction is refused: Axis has no ammunition
+        await service.handle(HERE, ALICE, "shot-2", Shoot(side="Axis"))
+    again = await service.handle(HERE, ALICE, "shot-1", Shoot(side="Axis"))
+    assert again.replayed and again.seq == first.seq and again.dice == first.dice
+    await service.handle(HERE, ALICE, "end", gc.GameEnd())
+    ended = await service.handle(HERE, ALICE, "shot-1", Shoot(side="Axis"))  # no game here now
+    assert ended.replayed and ended.seq == first.seq
+    latest = await repo.latest_game(HERE.guild_id, HERE.channel_id)
+    assert latest is not None and latest.head_seq == before[0] + 1  # only the end was logged
+
+
+async def test_a_redelivery_accepted_again_is_rolled_back_and_the_game_goes_on(
+    service: GameService, repo: Repository
+) -> None:
+    await start_game(service)
+    first = await service.handle(HERE, ALICE, "shot-1", Shoot(side="Axis"))
+    second = await service.handle(HERE, ALICE, "shot-2", Shoot(side="Axis"))
+    before = await head(repo)
+    again = await service.handle(HERE, ALICE, "shot-1", Shoot(side="Axis"))
+    assert again.replayed and again.seq == first.seq and again.dice == first.dice
+    assert await head(repo) == before  # nothing written, the next die is the same
+    third = await service.handle(HERE, ALICE, "shot-3", Shoot(side="Axis"))
+    assert third.seq == second.seq + 1 and third.dice[0].seq == before[2]
+    assert verify_lines(await export_lines(service), SYSTEMS).ok
+
+
 async def test_fifty_concurrent_actions_on_one_game_give_fifty_consecutive_entries(
     service: GameService, repo: Repository
 ) -> None:

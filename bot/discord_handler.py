@@ -136,15 +136,30 @@ class DiscordHandler:
         action, preview = build_action(spec, values)
         place, actor = place_of(interaction), actor_of(interaction, self.referee_role)
         call = self.service.handle(place, actor, str(interaction.id), action, preview=preview)
-        task = asyncio.ensure_future(call)
+        ephemeral = path == ("stats",) if path in SLOW_COMMANDS else preview or spec.read_only
+        deferring: asyncio.Task[bool] | None = None
+
+        def defer() -> None:
+            nonlocal deferring
+            deferring = asyncio.ensure_future(self._defer(interaction, ephemeral=ephemeral))
+
+        # The service runs in this task; "thinking…" is shown from a timer only if it is slow
+        # (a timer handle, not a second task and asyncio.wait, on every interaction).
+        timer: asyncio.TimerHandle | None = None
         if path in SLOW_COMMANDS:
-            answered = await self._defer(interaction, task, ephemeral=path == ("stats",))
+            defer()
         else:
-            done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
-            ephemeral = preview or spec.read_only
-            answered = not done and await self._defer(interaction, task, ephemeral=ephemeral)
-        reply: Reply = await task
-        if answered:
+            timer = asyncio.get_running_loop().call_later(DEFER_AFTER, defer)
+        try:
+            reply: Reply = await call
+        finally:
+            if timer is not None:
+                timer.cancel()
+            if deferring is not None:
+                # the action has completed; the defer's own failure (not "already answered")
+                # is raised, as before
+                answered = await deferring
+        if deferring is not None and answered:
             log.info(
                 "Interaction %s was delivered again; answered before, nothing rolled",
                 interaction.id,
@@ -153,9 +168,7 @@ class DiscordHandler:
         await self.send(interaction, reply, path, options)
 
     @staticmethod
-    async def _defer(
-        interaction: discord.Interaction[Any], task: asyncio.Future[Reply], *, ephemeral: bool
-    ) -> bool:
+    async def _defer(interaction: discord.Interaction[Any], *, ephemeral: bool) -> bool:
         """Show "thinking…"; True if Discord says the interaction was answered already (a
         redelivery: the service answers it from its log and rolls nothing)."""
         try:
@@ -163,7 +176,6 @@ class DiscordHandler:
         except discord.HTTPException as exc:
             if exc.code == ALREADY_ACKNOWLEDGED:
                 return True
-            await asyncio.gather(task, return_exceptions=True)  # the action completes anyway
             raise
         return False
 

@@ -68,7 +68,7 @@ from bot.storage import Append, GameRow, Repository, StoredEntry
 from rules_core.dice import Roll, ScriptedDice
 from rules_core.errors import InvalidInput
 from rules_core.odds import OddsTooLarge
-from rules_core.outcome import Step
+from rules_core.outcome import Outcome, Step
 from rules_core.roll import DiceExpression, parse_expression, roll_expression
 from rules_core.system import SYSTEM_NAMES, GameSystem, get_system
 
@@ -154,6 +154,23 @@ def roll_total_odds(expression: DiceExpression) -> dict[tuple[tuple[str, str], .
     return {(("total", str(low + k)),): Fraction(n, total) for k, n in enumerate(ways) if n}
 
 
+_PINNED_OUTCOMES: dict[type[BaseModel], type[BaseModel]] = {}
+
+
+def pin_outcome_types(systems: Mapping[str, GameSystem[Any, Any]]) -> None:
+    """Hold ``Outcome[State]`` of every system for the life of the process.
+
+    The rules build their results as ``Outcome[AslState](...)``; pydantic keeps each
+    parametrized class only in a weak cache, so when the last outcome of a class has gone and
+    the garbage collector ran, the next action builds the class again (its schema, ~0.7 ms) —
+    under load, several times a second. A strong reference here keeps the cache warm.
+    """
+    for system in systems.values():
+        state_type = system.state_type
+        if state_type not in _PINNED_OUTCOMES:
+            _PINNED_OUTCOMES[state_type] = Outcome[state_type]  # type: ignore[valid-type]
+
+
 class InstalledSystems(Mapping[str, GameSystem[Any, Any]]):
     """The game systems of ``rules_core`` that are present and expose ``SYSTEM``."""
 
@@ -221,6 +238,7 @@ class GameService:
         self.systems: Mapping[str, GameSystem[Any, Any]] = (
             systems if systems is not None else InstalledSystems()
         )
+        pin_outcome_types(self.systems)
         self.script = script
         self._clock = clock
         self.live_games = live_games

@@ -9,6 +9,7 @@ database is closed there), and :func:`run` returns 0.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import signal
 from collections.abc import Awaitable, Callable, Sequence
@@ -106,6 +107,7 @@ class RefereeBot(commands.Bot):
             else:
                 log.info("Loaded extension %s", extension)
         await self.sync_if_changed()
+        settle_garbage_collector()
 
     async def sync_if_changed(self, *, force: bool = False) -> int | None:
         """Sync the global commands when they changed (see :mod:`bot.sync`); never raises."""
@@ -127,6 +129,21 @@ class RefereeBot(commands.Bot):
                 await hook()
             except Exception:
                 log.exception("A close hook failed")
+
+
+GC_YOUNG_THRESHOLD = 10_000
+"""Allocations between two young collections (Python's default: 700)."""
+
+
+def settle_garbage_collector() -> None:
+    """After start-up: what was loaded (modules, commands, the rules' classes) is moved out of
+    the collector's sight (``gc.freeze``) and young collections run every 10,000 allocations
+    instead of 700, so each interaction does not pay for scanning objects that live forever.
+    Reference counting frees almost everything anyway; cycles are still collected."""
+    gc.collect()
+    gc.freeze()
+    _, middle, old = gc.get_threshold()
+    gc.set_threshold(GC_YOUNG_THRESHOLD, middle, old)
 
 
 def setup_logging(level: str) -> None:

@@ -34,13 +34,20 @@ VOIDABLE = frozenset({"action", "roll"})
 """Entry kinds a referee may void: system actions and free rolls."""
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+"""One encoder for every entry (``json.dumps`` with these options builds a new one per call)."""
+
+
 def canonical(data: Any) -> str:
     """Canonical JSON: sorted keys, no whitespace, non-ASCII kept.
 
     >>> canonical({"b": 1, "a": "é"})
     '{"a":"é","b":1}'
+    >>> canonical({"x": [1.5, None, True]}) == json.dumps(
+    ...     {"x": [1.5, None, True]}, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    True
     """
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _CANONICAL.encode(data)
 
 
 def entry_hash(body: str) -> str:

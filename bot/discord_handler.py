@@ -197,12 +197,14 @@ class DiscordHandler:
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(
-                    embed=embed, files=files, view=view, ephemeral=ephemeral
-                )
+                    embed=embed, files=files or discord.utils.MISSING, view=view,
+                    ephemeral=ephemeral,
+                )  # fmt: skip
             else:
                 await interaction.response.send_message(
-                    embed=embed, files=files, view=view, ephemeral=ephemeral
-                )
+                    embed=embed, files=files or discord.utils.MISSING, view=view,
+                    ephemeral=ephemeral,
+                )  # fmt: skip
         except discord.HTTPException as exc:
             if reply.replayed and exc.code == ALREADY_ACKNOWLEDGED:
                 log.info(

@@ -135,7 +135,14 @@ class DiscordHandler:
             values["preview"] = True
         action, preview = build_action(spec, values)
         place, actor = place_of(interaction), actor_of(interaction, self.referee_role)
-        call = self.service.handle(place, actor, str(interaction.id), action, preview=preview)
+        rendered: list[tuple[Reply, discord.Embed, Any]] = []
+
+        def prepare(reply: Reply) -> None:  # while the commit is in flight
+            rendered.append((reply, *self._render(reply, path, options)))
+
+        call = self.service.handle(
+            place, actor, str(interaction.id), action, preview=preview, prepare=prepare
+        )
         ephemeral = path == ("stats",) if path in SLOW_COMMANDS else preview or spec.read_only
         deferring: asyncio.Task[bool] | None = None
 
@@ -165,7 +172,16 @@ class DiscordHandler:
                 interaction.id,
             )
             return
-        await self.send(interaction, reply, path, options)
+        ready = rendered[0] if rendered and rendered[0][0] is reply else None
+        await self.send(interaction, reply, path, options, ready=ready[1:] if ready else None)
+
+    @staticmethod
+    def _render(
+        reply: Reply, path: tuple[str, ...], options: dict[str, Any]
+    ) -> tuple[discord.Embed, Any]:
+        """The embed of ``reply`` and its buttons' view (``MISSING`` without buttons)."""
+        buttons = follow_up_buttons(reply, path, options)
+        return render_embed(reply), action_view(*buttons) if buttons else discord.utils.MISSING
 
     @staticmethod
     async def _defer(interaction: discord.Interaction[Any], *, ephemeral: bool) -> bool:
@@ -185,14 +201,15 @@ class DiscordHandler:
         reply: Reply,
         path: tuple[str, ...],
         options: dict[str, Any],
+        *,
+        ready: tuple[discord.Embed, Any] | None = None,
     ) -> None:
-        """Post ``reply`` as the interaction's answer (a follow-up if it was deferred)."""
-        embed = render_embed(reply)
+        """Post ``reply`` as the interaction's answer (a follow-up if it was deferred);
+        ``ready`` is its embed and view if they were rendered already."""
+        embed, view = ready if ready is not None else self._render(reply, path, options)
         files = reply_files(reply)
         if reply.stats:
             embed.set_image(url=f"attachment://{files[0].filename}")
-        buttons = follow_up_buttons(reply, path, options)
-        view = action_view(*buttons) if buttons else discord.utils.MISSING
         ephemeral = reply.ephemeral or reply.preview
         try:
             if interaction.response.is_done():

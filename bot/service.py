@@ -17,6 +17,7 @@ import contextlib
 import dataclasses
 import importlib.util
 import json
+import logging
 import sqlite3
 import uuid
 import weakref
@@ -71,6 +72,8 @@ from rules_core.odds import OddsTooLarge
 from rules_core.outcome import Outcome, Step
 from rules_core.roll import DiceExpression, parse_expression, roll_expression
 from rules_core.system import SYSTEM_NAMES, GameSystem, get_system
+
+log = logging.getLogger(__name__)
 
 DEFAULT_LIVE_GAMES = 1000
 """How many games the service keeps parsed in memory by default (``REFEREE_LIVE_GAMES``)."""
@@ -269,8 +272,14 @@ class GameService:
         command: BaseModel,
         *,
         preview: bool = False,
+        prepare: Callable[[Reply], object] | None = None,
     ) -> Reply:
-        """Carry out one declared command (a table command or a system action)."""
+        """Carry out one declared command (a table command or a system action).
+
+        ``prepare``, if given, is called with the reply of a logged action while its commit is
+        in flight, so a caller may render it meanwhile; the reply is final only when ``handle``
+        returns it (a redelivery or a failed commit returns another reply or raises).
+        """
         if preview and not getattr(command, "rolls_dice", False):
             raise BadCommand("Only commands that roll dice take preview.")
         # reads: nothing is logged
@@ -294,7 +303,7 @@ class GameService:
         if isinstance(command, gc.GameVoid):
             return await self._void_write(place, actor, interaction_id, command)
         writer = self._writers.get(type(command), self._act)
-        return await self._write(place, actor, interaction_id, command, writer)
+        return await self._write(place, actor, interaction_id, command, writer, prepare)
 
     async def autocomplete(self, place: Place, kind: str, typed: str = "") -> list[str]:
         """Names of ``kind`` for an option's autocomplete (at most 25, Discord's limit).
@@ -387,6 +396,7 @@ class GameService:
         interaction_id: str,
         command: BaseModel,
         handler: Callable[[_Live, Actor, Any], _Change],
+        prepare: Callable[[Reply], object] | None = None,
     ) -> Reply:
         async with self._lock(place):
             if self.script is not None:
@@ -406,7 +416,7 @@ class GameService:
                 raise
             # an interaction seen before and accepted again is caught by the log's unique
             # interaction id at commit (rolled back, answered from the log): no read here
-            return await self._commit(place, live, actor, interaction_id, change)
+            return await self._commit(place, live, actor, interaction_id, change, prepare)
 
     # --- permissions -----------------------------------------------------------------------
 
@@ -600,7 +610,13 @@ class GameService:
         )
 
     async def _commit(
-        self, place: Place, live: _Live, actor: Actor, interaction_id: str, change: _Change
+        self,
+        place: Place,
+        live: _Live,
+        actor: Actor,
+        interaction_id: str,
+        change: _Change,
+        prepare: Callable[[Reply], object] | None = None,
     ) -> Reply:
         row = live.row
         state = change.state if change.state is not None else live.state
@@ -645,6 +661,14 @@ class GameService:
             hash=digest,
         )
         key = (place.guild_id, place.channel_id)
+        # the reply is built (and handed to ``prepare``) while the disk syncs; it is returned,
+        # and so answered, only after the commit
+        reply = self._reply(entry, new_row, replayed=False, shown=change.shown)
+        if prepare is not None:
+            try:
+                prepare(reply)
+            except Exception:  # the caller renders again after the commit and sees the error
+                log.debug("prepare failed for interaction %s", interaction_id, exc_info=True)
         try:
             await self.repo.append(
                 Append(
@@ -670,7 +694,7 @@ class GameService:
             self._remember(key, _Live(row=new_row, state=state, system=live.system))
         else:
             self._live.pop(key, None)
-        return self._reply(entry, new_row, replayed=False, shown=change.shown)
+        return reply
 
     # --- /game new ---------------------------------------------------------------------------
 

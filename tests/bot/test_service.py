@@ -20,7 +20,7 @@ from bot.errors import (
     SeatTaken,
     WrongSystem,
 )
-from bot.models import DieView, Place, UserRef
+from bot.models import DieView, Place, Reply, UserRef
 from bot.service import GameService
 from bot.storage import Repository
 from bot.verify import verify_lines
@@ -351,3 +351,20 @@ async def test_a_listing_of_another_system_is_refused(repo: Repository) -> None:
         await service.handle(HERE, ALICE, "l", ShowTally())
     with pytest.raises(WrongSystem):
         await service.handle(HERE, ALICE, "p", Shoot(side="Axis"), preview=True)
+
+
+async def test_prepare_gets_the_reply_while_the_commit_is_in_flight_and_a_replay_replaces_it(
+    service: GameService, repo: Repository
+) -> None:
+    await start_game(service)
+    prepared: list[tuple[Reply, int]] = []
+
+    def prepare(reply: Reply) -> None:  # the cached game is still at the head before the entry
+        prepared.append((reply, service._live[(HERE.guild_id, HERE.channel_id)].row.head_seq))
+
+    first = await service.handle(HERE, ALICE, "s1", Shoot(side="Axis"), prepare=prepare)
+    ((reply, cached_head),) = prepared
+    assert reply is first and cached_head == first.seq - 1 and not first.replayed
+    assert (await head(repo))[0] == first.seq  # and it was committed before handle returned
+    again = await service.handle(HERE, ALICE, "s1", Shoot(side="Axis"), prepare=prepare)
+    assert again.replayed and again is not prepared[-1][0] and again.seq == first.seq

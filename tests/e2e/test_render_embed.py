@@ -193,7 +193,14 @@ class _SlowService:
         self.asked: list[tuple[Place, Actor, str]] = []
 
     async def handle(
-        self, place: Place, actor: Actor, interaction_id: str, command: Any, *, preview: bool
+        self,
+        place: Place,
+        actor: Actor,
+        interaction_id: str,
+        command: Any,
+        *,
+        preview: bool,
+        prepare: Any = None,
     ) -> Reply:
         self.asked.append((place, actor, interaction_id))
         await asyncio.sleep(self.delay)

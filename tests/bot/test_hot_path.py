@@ -15,9 +15,12 @@ async def statements_of_one_action(service: GameService, repo: Repository, iid: 
     seen: list[str] = []
     await repo._writer.set_trace_callback(seen.append)
     await repo._reader.set_trace_callback(seen.append)
+    assert repo._direct is not None  # a lone append is committed on the loop's connection
+    repo._direct.set_trace_callback(seen.append)
     await service.handle(HERE, ALICE, iid, Shoot(side="Axis"))
     await repo._writer.set_trace_callback(None)  # type: ignore[arg-type]
     await repo._reader.set_trace_callback(None)  # type: ignore[arg-type]
+    repo._direct.set_trace_callback(None)
     return seen
 
 

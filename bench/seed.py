@@ -30,6 +30,8 @@ class SeedingRepository(Repository):
     @classmethod
     async def open_seeding(cls, path: Path | str) -> SeedingRepository:
         repo = await Repository.open(path)
+        if repo._direct is not None:  # every seeding write goes through the writer, unsynced
+            repo._direct.close()
         seeding = cls(repo._writer, repo._reader)
         seeding._buffer = []
         await seeding._writer.execute("PRAGMA synchronous=OFF")

@@ -27,7 +27,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy --strict rules_core
-	$(BIN)/mypy bot cogs
+	$(BIN)/mypy bot cogs tests bench
 
 check: lint test
 

@@ -101,6 +101,7 @@ async def test_a_redelivery_accepted_again_is_rolled_back_and_the_game_goes_on(
     assert again.replayed and again.seq == first.seq and again.dice == first.dice
     assert await head(repo) == before  # nothing written, the next die is the same
     third = await service.handle(HERE, ALICE, "shot-3", Shoot(side="Axis"))
+    assert second.seq is not None
     assert third.seq == second.seq + 1 and third.dice[0].seq == before[2]
     assert verify_lines(await export_lines(service), SYSTEMS).ok
 
@@ -364,6 +365,7 @@ async def test_prepare_gets_the_reply_while_the_commit_is_in_flight_and_a_replay
 
     first = await service.handle(HERE, ALICE, "s1", Shoot(side="Axis"), prepare=prepare)
     ((reply, cached_head),) = prepared
+    assert first.seq is not None
     assert reply is first and cached_head == first.seq - 1 and not first.replayed
     assert (await head(repo))[0] == first.seq  # and it was committed before handle returned
     again = await service.handle(HERE, ALICE, "s1", Shoot(side="Axis"), prepare=prepare)

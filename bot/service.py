@@ -914,19 +914,7 @@ class GameService:
         summary = system.summary(state)
         if summary:
             fields = (*fields, ("Table", "\n".join(summary)))
-        return Reply(
-            command="/game status",
-            title=f"{row.title} ({row.status})",
-            game_title=row.title,
-            system=row.system,
-            game_id=row.public_id,
-            seq=row.head_seq,
-            fields=fields,
-            commitment=row.commitment,
-            epoch=row.epoch,
-            scripted=self.script is not None,
-            ephemeral=True,
-        )
+        return self._listing(row, "/game status", f"{row.title} ({row.status})", fields)
 
     async def _log(self, place: Place, last: int) -> Reply:
         row = await self._readable(place)
@@ -935,9 +923,16 @@ class GameService:
             (f"#{e.seq}", _summary(e.data()) + (" (void)" if e.seq in voided else ""))
             for e in await self.repo.last_entries(row.id, last)
         )
+        title = f"{row.title}: the last {len(fields)} log entries"
+        return self._listing(row, "/game log", title, fields)
+
+    def _listing(
+        self, row: GameRow, command: str, title: str, fields: tuple[tuple[str, str], ...]
+    ) -> Reply:
+        """A read of the game's table, shown only to the asker."""
         return Reply(
-            command="/game log",
-            title=f"{row.title}: the last {len(fields)} log entries",
+            command=command,
+            title=title,
             game_title=row.title,
             system=row.system,
             game_id=row.public_id,

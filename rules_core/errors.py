@@ -21,6 +21,9 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 
 class RulesError(Exception):
     """Base class: a declaration the rules refuse, with a user-safe message.
@@ -61,4 +64,51 @@ class IllegalAction(RulesError):
     """
 
 
-__all__ = ["IllegalAction", "InvalidInput", "RulesError"]
+def explain_validation_error(error: Mapping[str, Any]) -> str:
+    """One sentence for a player from one pydantic validation error (``exc.errors()[0]``).
+
+    The option is named as it is typed (``replaced-by`` for the field ``replaced_by``).
+
+    >>> explain_validation_error({"type": "less_than_equal", "loc": ("level",),
+    ...                           "ctx": {"le": 5}, "input": 9, "msg": "..."})
+    'level must be 5 or less, not 9.'
+    >>> explain_validation_error({"type": "missing", "loc": ("side",), "msg": "Field required"})
+    'Give the option side.'
+    >>> explain_validation_error({"type": "literal_error", "loc": ("kind",), "input": "laser",
+    ...                           "ctx": {"expected": "'sw_mg' or 'gun'"}, "msg": "..."})
+    "kind must be 'sw_mg' or 'gun', not 'laser'."
+    """
+    parts = [str(p).replace("_", "-") for p in error.get("loc", ()) if not isinstance(p, int)]
+    name = ".".join(parts) or "the value"
+    kind = str(error.get("type", ""))
+    ctx: Mapping[str, Any] = error.get("ctx") or {}
+    given = error.get("input")
+    shown = f"{given!r}" if isinstance(given, str) else f"{given}"
+    templates = {
+        "missing": "Give the option {name}.",
+        "less_than_equal": "{name} must be {le} or less, not {given}.",
+        "less_than": "{name} must be less than {lt}, not {given}.",
+        "greater_than_equal": "{name} must be {ge} or more, not {given}.",
+        "greater_than": "{name} must be more than {gt}, not {given}.",
+        "literal_error": "{name} must be {expected}, not {given}.",
+        "enum": "{name} must be {expected}, not {given}.",
+        "int_parsing": "{name} must be a whole number, not {given}.",
+        "int_from_float": "{name} must be a whole number, not {given}.",
+        "bool_parsing": "{name} must be true or false, not {given}.",
+        "string_too_short": "{name} may not be empty."
+        if ctx.get("min_length") == 1
+        else "{name} needs at least {min_length} characters.",
+        "string_too_long": "{name} may have at most {max_length} characters.",
+        "extra_forbidden": "This command has no option {name}.",
+    }
+    if kind == "value_error":
+        message = str(error.get("msg", "")).removeprefix("Value error, ").strip()
+        return message if message.endswith(".") else f"{message}."
+    template = templates.get(kind)
+    if template is None:
+        message = str(error.get("msg", "is not valid")).rstrip(".")
+        return f"{name}: {message[:1].lower()}{message[1:]}."
+    return template.format(name=name, given=shown, **ctx)
+
+
+__all__ = ["IllegalAction", "InvalidInput", "RulesError", "explain_validation_error"]

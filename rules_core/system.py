@@ -42,7 +42,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from rules_core.dice import Dice
-from rules_core.errors import InvalidInput
+from rules_core.errors import InvalidInput, explain_validation_error
 from rules_core.odds import exact_odds
 from rules_core.outcome import Fact, Outcome
 
@@ -112,10 +112,12 @@ class GameSystem(ABC, Generic[S, A]):
 
 
 def _first_error(exc: ValidationError) -> str:
-    error = exc.errors()[0]
-    where = ".".join(str(part) for part in error.get("loc", ()))
-    message = str(error.get("msg", "invalid value"))
-    return f"{where}: {message}." if where else f"{message}."
+    error: dict[str, Any] = dict(exc.errors()[0])
+    # a discriminated union puts the action's tag first in the location: drop it
+    loc: tuple[int | str, ...] = tuple(error.get("loc", ()))
+    if loc and isinstance(loc[0], str) and "." in loc[0]:
+        error["loc"] = loc[1:]
+    return explain_validation_error(error)
 
 
 SYSTEM_NAMES: tuple[str, ...] = ("asl", "ocs", "cwb")

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ValidationError
 from bot.errors import BadCommand
 from bot.game_commands import TABLE_COMMANDS
 from bot.models import Actor, Place, Reply, UserRef
-from rules_core.errors import InvalidInput
+from rules_core.errors import InvalidInput, explain_validation_error
 from rules_core.system import GameSystem
 
 OptionType = Literal["string", "integer", "boolean", "names", "user"]
@@ -219,12 +219,12 @@ def _convert(option: OptionSpec, value: Any, users: Callable[[str], UserRef]) ->
             return True
         if text.lower() in _FALSE:
             return False
-        raise InvalidInput(f"{option.name}: write true or false, not {text!r}.")
+        raise InvalidInput(f"{option.name} must be true or false, not {text!r}.")
     if option.type == "integer":
         try:
             return int(text)
         except ValueError:
-            raise InvalidInput(f"{option.name}: write a whole number, not {text!r}.") from None
+            raise InvalidInput(f"{option.name} must be a whole number, not {text!r}.") from None
     if option.type == "names":
         return tuple(part.strip() for part in text.split(",") if part.strip())
     if option.type == "user":
@@ -261,10 +261,7 @@ def build_action(
     try:
         return spec.model.model_validate(data), preview
     except ValidationError as exc:
-        error = exc.errors()[0]
-        loc = [str(p) for p in error.get("loc", ()) if not str(p).isdigit()]
-        where = loc[0].replace("_", "-") if loc else "options"
-        raise InvalidInput(f"{where}: {error.get('msg', 'invalid value')}.") from exc
+        raise InvalidInput(explain_validation_error(exc.errors()[0])) from exc
 
 
 def _no_users(text: str) -> UserRef:

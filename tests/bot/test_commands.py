@@ -66,12 +66,12 @@ def test_users_are_resolved_by_the_caller() -> None:
 @pytest.mark.parametrize(
     ("line", "message"),
     [
-        ("/toy shoot side:Axis target:13", "target: Input should be less than or equal to 12."),
-        ("/toy shoot side:Axis target:x", "target: write a whole number, not 'x'."),
-        ("/toy shoot side:Axis careful:maybe", "careful: write true or false, not 'maybe'."),
+        ("/toy shoot side:Axis target:13", "target must be 12 or less, not 13."),
+        ("/toy shoot side:Axis target:x", "target must be a whole number, not 'x'."),
+        ("/toy shoot side:Axis careful:maybe", "careful must be true or false, not 'maybe'."),
         ("/toy shoot side:Axis range:3", "/toy shoot has no option 'range'"),
-        ("/toy shoot", "side: Field required."),
-        ("/game new system:toy title:" + "x" * 101, "title: String should have at most 100"),
+        ("/toy shoot", "Give the option side."),
+        ("/game new system:toy title:" + "x" * 101, "title may have at most 100 characters."),
     ],
 )
 def test_bad_options_are_one_user_safe_sentence(line: str, message: str) -> None:

@@ -59,7 +59,7 @@ def test_a_scripted_toy_game_runs_says_scripted_on_every_result_and_verifies(
     assert len(results) == 11
     assert all(line.startswith("[SCRIPTED DICE]") for line in results), results
     assert "line 7: You do not hold the Axis seat; only its player or a referee may act" in out
-    assert "line 12: target: Input should be less than or equal to 12." in out
+    assert "line 12: target must be 12 or less, not 13." in out
     assert "To Hit DR 7 (3,4): colored 3, white 4 (Original DR 7)" in out
     assert "T4: doubles: Bonus dr 6" in out
     assert "Morale Check DR 4 (2,2)" in out

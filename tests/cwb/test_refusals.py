@@ -122,11 +122,11 @@ def test_refused_with_one_sentence_and_nothing_changes(
     [
         (
             {"action": "cwb.unit.add", "name": "X", "side": "Union", "men": -5},
-            "men: Input should be greater than or equal to 1.",
+            "men must be 1 or more, not -5.",
         ),
         (
             {"action": "cwb.wagon.add", "name": "W", "side": "Union", "strength": 0},
-            "strength: Input should be greater than or equal to 1.",
+            "strength must be 1 or more, not 0.",
         ),
         (
             {
@@ -135,15 +135,15 @@ def test_refused_with_one_sentence_and_nothing_changes(
                 "wagon": "Union Trains",
                 "path": -1,
             },
-            "cwb.resupply.path: Input should be greater than or equal to 0.",
+            "path must be 0 or more, not -1.",
         ),
         (
             {"action": "cwb.params", "ammo_loss": 101},
-            "cwb.params.ammo_loss: Input should be less than or equal to 100.",
+            "ammo-loss must be 100 or less, not 101.",
         ),
         (
             {"action": "cwb.fire", "unit": "1st Minnesota", "mode": "charge"},
-            "cwb.fire.mode: Input should be 'offensive' or 'defensive'.",
+            "mode must be 'offensive' or 'defensive', not 'charge'.",
         ),
     ],
 )

@@ -6,6 +6,7 @@ the tables are typed again here cell by cell and compared with what the system r
 
 from __future__ import annotations
 
+import timeit
 import warnings
 from fractions import Fraction
 from functools import partial
@@ -30,6 +31,7 @@ from rules_core.ocs.actions import (
 from rules_core.ocs.state import Dump, FuelMarker, OcsState, Unit
 from rules_core.ocs.tokens import format_tokens, parse_tokens
 from tests.ocs.helpers import game, run
+from tests.ocs.perf_previews import cases
 
 # --- chart 12.8 Attrition Table, typed from seed S3 (RES-13) ------------------------------------
 # rows: (No Loss, -1, -2, -4, All) as inclusive DR ranges per column; None = no such cell.
@@ -541,55 +543,10 @@ def test_summary_stays_short_with_many_units() -> None:
 
 
 def test_every_preview_takes_at_most_5_ms() -> None:
-    """Issue 4: each preview (SYSTEM.odds) ≤ 5 ms — best of 5 runs of 20, so load spikes pass."""
-    import timeit
-
-    oos = tuple(
-        Unit(
-            name=f"U{i}",
-            side="Axis",
-            hex="H",
-            steps=3,
-            re=Fraction(3),
-            ar=i % 6,
-            out_of_supply=True,
-        )
-        for i in range(6)
-    )
-    state = game(
-        *oos,
-        Unit(name="X", side="Axis", trace="none", out_of_supply=True),
-        Unit(name="T", side="Axis", kind="transport", trace="none", steps=10, printed_ma=12),
-        Unit(name="M", side="Axis", hex="C"),
-        Unit(
-            name="TP",
-            side="Soviet",
-            kind="transport",
-            hex="C",
-            steps=6,
-            printed_ma=12,
-            load_tokens=20,
-        ),
-        Unit(
-            name="WG",
-            side="Soviet",
-            kind="transport",
-            hex="C",
-            steps=5,
-            printed_ma=8,
-            load_tokens=9,
-        ),
-        dumps=(Dump(side="Axis", hex="D", tokens=40), Dump(side="Soviet", hex="C", tokens=37)),
-    )
-    for action in (
-        Attrition(units=tuple(u.name for u in oos)),
-        Breakout(unit="X"),
-        Breakout(unit="T"),
-        Blow(side="Axis", dump="D", amount="7 SP 3 T"),
-        Capture(side="Axis", hex="C", unit="M"),
-    ):
-        best = min(timeit.repeat(partial(SYSTEM.odds, state, action), number=20, repeat=5)) / 20
-        assert best <= 0.005, (action.action, best)
+    """Issues 4 and 5: each preview (exact odds) is computed in ≤ 5 ms (best of 5 × 20 calls)."""
+    for label, (system, state, action) in cases().items():
+        best = min(timeit.repeat(partial(system.odds, state, action), number=20, repeat=5)) / 20
+        assert best <= 0.005, (label, best)
 
 
 def test_single_multi_step_defender_on_internals_still_spends_the_short_supply() -> None:

@@ -8,9 +8,10 @@ the dice. :func:`resolve_fire` rolls; :func:`fire_odds` enumerates exactly.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TypeVar
 
 from rules_core.asl.actions import Fire
 from rules_core.asl.breakdown import (
@@ -131,6 +132,9 @@ class FireResult:
         11
         """
         return self.colored + self.white
+
+
+_Counter = TypeVar("_Counter", Unit, Weapon)
 
 
 def weapon_fate(plan: WeaponPlan, original_dr: int) -> tuple[Fate, Fate, Fate, bool]:
@@ -313,26 +317,25 @@ def _parse_lowering(entries: Sequence[str], names: set[str]) -> dict[str, int]:
 
 
 def _lookup_weapons(state: AslState, names: Sequence[str]) -> list[Weapon]:
-    found = []
-    for name in names:
-        weapon = state.weapon(name)
-        if weapon is None:
-            raise InvalidInput(f"There is no weapon called {name!r} in this game.")
-        if weapon in found:
-            raise InvalidInput(f"{weapon.name} is named twice.")
-        found.append(weapon)
-    return found
+    return _lookup(names, state.weapon, "weapon")
 
 
 def _lookup_units(state: AslState, names: Sequence[str]) -> list[Unit]:
-    found = []
+    return _lookup(names, state.unit, "unit")
+
+
+def _lookup(
+    names: Sequence[str], find: Callable[[str], _Counter | None], what: str
+) -> list[_Counter]:
+    """The named counters, in order; an unknown or repeated name is refused."""
+    found: list[_Counter] = []
     for name in names:
-        unit = state.unit(name)
-        if unit is None:
-            raise InvalidInput(f"There is no unit called {name!r} in this game.")
-        if unit in found:
-            raise InvalidInput(f"{unit.name} is named twice.")
-        found.append(unit)
+        thing = find(name)
+        if thing is None:
+            raise InvalidInput(f"There is no {what} called {name!r} in this game.")
+        if thing in found:
+            raise InvalidInput(f"{thing.name} is named twice.")
+        found.append(thing)
     return found
 
 

@@ -238,6 +238,7 @@ def resolve_defend(state: OcsState, action: Defend) -> Outcome[OcsState]:
                     f"{format_tokens(wasted)} is spent all the same (wasted)",
                 )
             )
+            facts.append(("Dump", f"-{format_tokens(wasted)}"))
             facts.append(("Wasted", format_tokens(wasted)))
     for unit in units:
         multiplier = supply_multiplier(

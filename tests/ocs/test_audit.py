@@ -558,7 +558,7 @@ def test_single_multi_step_defender_on_internals_still_spends_the_short_supply()
     assert out.state.unit("Div").internals == "LOW"
     assert out.state.dumps == ()
     assert "OCS 12.10h" in [s.rule for s in out.steps]
-    assert ("Wasted", "1 T") in out.facts
+    assert ("Dump", "-1 T") in out.facts and ("Wasted", "1 T") in out.facts
     assert ("Div", "defends ×1") in out.facts
 
 

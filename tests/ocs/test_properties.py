@@ -6,7 +6,7 @@ import time
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from rules_core.dice import ScriptedDice
@@ -92,13 +92,28 @@ def actions_for(units: list[Unit], amount: int) -> list[AnyOcsAction]:
     ]
 
 
+ACTION_CHOICES = len(actions_for([Unit(name="U0", side="Axis")], 1))
+DEFEND_FROM_THE_DUMP = 2  # the index of Defend(defenders=names, dump="A1") in actions_for
+
+
 @settings(max_examples=150, deadline=None)
-@given(axis_units(), st.integers(0, 40), st.integers(1, 40), faces, st.data())
+@given(
+    axis_units(), st.integers(0, 40), st.integers(1, 40), faces, st.integers(0, ACTION_CHOICES - 1)
+)
+# Found by exploration: a lone 2-step unit (2 RE: the defence costs 2 T) defends from a 1-T dump;
+# it uses its internals and the 1 T is wasted (12.10h), but the dump's -1 T was not reported.
+@example(
+    units=[Unit(name="U0", side="Axis", hex="A1", steps=2, re=Fraction(2))],
+    tokens=1,
+    amount=1,
+    script=[1] * 12,
+    choice=DEFEND_FROM_THE_DUMP,
+)
 def test_what_leaves_a_dump_is_paid_wasted_or_destroyed_and_never_negative(
-    units: list[Unit], tokens: int, amount: int, script: list[int], data: st.DataObject
+    units: list[Unit], tokens: int, amount: int, script: list[int], choice: int
 ) -> None:
     state = game(*units, dumps=[Dump(side="Axis", hex="A1", tokens=tokens)] if tokens else [])
-    action = data.draw(st.sampled_from(actions_for(units, amount)))
+    action = actions_for(units, amount)[choice]
     dice = ScriptedDice(script)
     try:
         out = SYSTEM.run(state, action, dice)
@@ -124,6 +139,20 @@ def test_what_leaves_a_dump_is_paid_wasted_or_destroyed_and_never_negative(
         )
         wasted = out.fact("Wasted")
         assert left == paid + (parse_tokens(wasted) if wasted else 0)
+
+
+def test_a_lone_multi_step_defender_reports_the_wasted_token_leaving_the_dump() -> None:
+    """Regression (found by the property above): 2 RE defend with 1 T reachable; the unit uses its
+    internals (12.10b), the 1 T is spent all the same (12.10h) and the dump reports -1 T."""
+    unit = Unit(name="U0", side="Axis", hex="A1", steps=2, re=Fraction(2))
+    state = game(unit, dumps=[Dump(side="Axis", hex="A1", tokens=1)])
+    action = actions_for([unit], 1)[DEFEND_FROM_THE_DUMP]
+    assert action == Defend(defenders=("U0",), dump="A1")
+    out = SYSTEM.run(state, action, ScriptedDice([]))
+    assert out.state.dumps == ()
+    assert out.fact("Dump") == "-1 T"
+    assert out.fact("Wasted") == "1 T"
+    assert out.state.unit("U0").internals == "LOW"
 
 
 @settings(max_examples=100, deadline=None)

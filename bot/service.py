@@ -22,7 +22,7 @@ import sqlite3
 import uuid
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
@@ -351,10 +351,14 @@ class GameService:
             self._live.popitem(last=False)
 
     def system(self, name: str) -> GameSystem[Any, Any]:
-        """The system called ``name`` from this service's registry."""
+        """The system called ``name`` from this service's registry, case ignored (``ASL``)."""
         try:
             return self.systems[name]
         except KeyError:
+            wanted = name.strip().casefold()
+            for key, system in self.systems.items():
+                if key.casefold() == wanted:
+                    return system
             raise InvalidInput(
                 f"Unknown game system {name!r}; choose one of {', '.join(self.systems)}."
             ) from None
@@ -444,7 +448,7 @@ class GameService:
         if side is None:
             self._require_player(row, actor)
             return
-        if side not in self.held_sides(row, actor):
+        if side.casefold() not in {held.casefold() for held in self.held_sides(row, actor)}:
             raise NotYourSide(
                 f"You do not hold the {side} seat; only its player or a referee may act for it."
             )
@@ -493,24 +497,19 @@ class GameService:
     def _seat(self, live: _Live, actor: Actor, command: gc.GameSeat) -> _Change:
         row = live.row
         sides = row.table["sides"]
-        if command.side not in sides:
-            raise InvalidInput(
-                f"{command.side!r} is not a side of this game; the sides are {', '.join(sides)}."
-            )
+        side = side_named(sides, command.side)
         player = command.player or UserRef(id=actor.user_id, name=actor.name)
         referee = self.is_referee(row, actor)
         if player.id != actor.user_id and not referee:
             raise NotAReferee("Only a referee may seat another player.")
-        holder = row.table["seats"].get(command.side)
+        holder = row.table["seats"].get(side)
         if holder and holder["id"] != player.id and not referee:
-            raise SeatTaken(
-                f"{holder['name']} holds the {command.side} seat; ask a referee to reseat it."
-            )
+            raise SeatTaken(f"{holder['name']} holds the {side} seat; ask a referee to reseat it.")
         table = _copy_table(row.table)
-        table["seats"][command.side] = player.model_dump()
+        table["seats"][side] = player.model_dump()
         return _Change(
             kind="game.seat",
-            data={"side": command.side, "player": player.model_dump()},
+            data={"side": side, "player": player.model_dump()},
             table=table,
         )
 
@@ -706,7 +705,7 @@ class GameService:
             getattr(system, "default_sides", SYSTEM_SIDES.get(system.name, DEFAULT_SIDES))
         )
         options = parse_options(command.options)
-        if len(set(sides)) != len(sides) or len(sides) < 2:
+        if len({s.casefold() for s in sides}) != len(sides) or len(sides) < 2:
             raise InvalidInput('Name at least two different sides, like sides:"Axis,Allied".')
         async with self._lock(place):
             seen = await self.repo.entry_by_interaction(interaction_id)
@@ -1096,6 +1095,19 @@ class _Change:
     status: str | None = None
     shown: _Shown | None = None
     """The steps, facts and rolls as the rules made them, for the reply (not logged as such)."""
+
+
+def side_named(sides: Sequence[str], name: str) -> str:
+    """The side of ``sides`` called ``name``, case and outer spaces ignored, as the game spells it.
+
+    >>> side_named(["Axis", "Allied"], " axis ")
+    'Axis'
+    """
+    wanted = name.strip().casefold()
+    for side in sides:
+        if side.casefold() == wanted:
+            return side
+    raise InvalidInput(f"{name!r} is not a side of this game; the sides are {', '.join(sides)}.")
 
 
 def _copy_table(table: dict[str, Any]) -> dict[str, Any]:

@@ -24,11 +24,12 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules_core.cwb.hexgrid import format_hex, isolation_trace
-from rules_core.cwb.state import CwbState, Unit
+from rules_core.cwb.state import Ammo, CwbState, Unit
 from rules_core.errors import IllegalAction, InvalidInput
 from rules_core.outcome import Outcome, Step
 
 RULE = "CWB Isolated Units"
+SUPPLY_RULE = "CWB Supply"
 
 ISOLATED_MELEE_DEFENCE = Fraction(1, 4)
 """CWB Isolated Units: "Isolated units defend in Melee at ¼ strength"."""
@@ -109,55 +110,79 @@ def set_isolation(state: CwbState, unit_name: str, isolated: bool) -> Outcome[Cw
 
 
 def isolation_test(state: CwbState, side_name: str) -> Outcome[CwbState]:
-    """The start-of-turn Isolation test of a side's placed units on the map (CWB Isolated Units).
+    """The start of a side's turn: the Isolation test of its units (CWB Isolated Units).
 
-    Units without a hex keep their recorded flag (declare theirs with ``/cwb isolation``).
+    With the optional rule in use, each of the side's units placed on the registered map is
+    traced; a unit without a hex, or every unit when no map is registered, keeps its recorded
+    flag, which the players declare with ``/cwb isolation``. Without the optional rule no unit
+    is tested and the turn is simply recorded. Either way the side's units that are Low or Out
+    Of Ammo are listed: the start of its Movement Phase is when wagons resupply them.
 
-    :raises IllegalAction: the optional rule is not in use for the side.
-    :raises InvalidInput: unknown side, or no map registered.
+    :raises InvalidInput: unknown side.
 
     >>> from rules_core.cwb.state import HexMap, SideData
     >>> state = CwbState(sides=(SideData(name="U", isolation_rule=True),),
     ...                  map=HexMap(columns=3, rows=3),
     ...                  units=(Unit(name="A", side="U", men=10, hex=(1, 1)),))
     >>> isolation_test(state, "U").facts
-    (('A', 'not Isolated'),)
+    (('turn', 'U'), ('A', 'not Isolated'))
+    >>> isolation_test(CwbState(sides=(SideData(name="U"),)), "U").explanation()[1]
+    'CWB Isolated Units: The Isolation Effects Optional Rule is not in use for U: no unit is tested'
     """
     side = state.side(side_name)
-    if not side.isolation_rule:
-        raise IllegalAction(
-            f"The Isolation Effects Optional Rule is not in use for {side.name}; "
-            "turn it on with /cwb params isolation:true.",
-            rule=RULE,
-        )
-    if state.map is None:
-        raise InvalidInput(
-            "No map is registered; register it with /cwb map or declare each result with "
-            "/cwb isolation."
-        )
+    steps: list[Step] = [Step(rule=RULE, text=f"Start of the turn of {side.name}")]
+    facts: list[tuple[str, str]] = [("turn", side.name)]
     new_state = state
-    steps: list[Step] = []
-    facts: list[tuple[str, str]] = []
-    for unit in state.units:
-        if unit.side != side.name:
-            continue
-        if unit.hex is None:
-            steps.append(Step(rule=RULE, text=f"{unit.name} has no hex: its flag is unchanged"))
-            continue
-        trace = isolation_trace(state, unit)
-        isolated = trace is None
-        if trace is None:
-            how = (
-                f"no line of hexes from {format_hex(unit.hex)} reaches a map edge, Blocked or "
-                "Supply Source hex outside empty enemy ZOC"
+    if not side.isolation_rule:
+        steps.append(
+            Step(
+                rule=RULE,
+                text=f"The Isolation Effects Optional Rule is not in use for {side.name}: "
+                "no unit is tested",
             )
-        else:
-            how = "line " + " → ".join(format_hex(h) for h in trace)
-        steps.append(Step(rule=RULE, text=f"{unit.name}: {how}"))
-        new_unit = unit.model_copy(update={"isolated": isolated})
-        new_state = new_state.with_unit(new_unit)
-        steps.extend(_effect_steps(new_state, new_unit))
-        facts.append((unit.name, "Isolated" if isolated else "not Isolated"))
+        )
+    else:
+        for unit in state.units:
+            if unit.side != side.name:
+                continue
+            if unit.hex is None or state.map is None:
+                where = "has no hex" if state.map is not None else "is not traced (no map)"
+                steps.append(
+                    Step(
+                        rule=RULE,
+                        text=f"{unit.name} {where}: its flag stays "
+                        f"{'Isolated' if unit.isolated else 'not Isolated'}; declare the "
+                        "test's result with /cwb isolation",
+                    )
+                )
+                continue
+            trace = isolation_trace(state, unit)
+            isolated = trace is None
+            if trace is None:
+                how = (
+                    f"no line of hexes from {format_hex(unit.hex)} reaches a map edge, Blocked "
+                    "or Supply Source hex outside empty enemy ZOC"
+                )
+            else:
+                how = "line " + " → ".join(format_hex(h) for h in trace)
+            steps.append(Step(rule=RULE, text=f"{unit.name}: {how}"))
+            new_unit = unit.model_copy(update={"isolated": isolated})
+            new_state = new_state.with_unit(new_unit)
+            steps.extend(_effect_steps(new_state, new_unit))
+            facts.append((unit.name, "Isolated" if isolated else "not Isolated"))
+    short = [
+        f"{u.name} ({u.ammo.label})"
+        for u in new_state.units
+        if u.side == side.name and u.ammo is not Ammo.NORMAL
+    ]
+    if short:
+        steps.append(
+            Step(
+                rule=SUPPLY_RULE,
+                text=f"Low or Out Of Ammo: {', '.join(short)} — Supply Wagons resupply them at "
+                "the start of the Movement Phase (/cwb supply or /cwb resupply)",
+            )
+        )
     return Outcome[CwbState](state=new_state, steps=tuple(steps), facts=tuple(facts))
 
 

@@ -216,8 +216,8 @@ def test_turn_tests_only_the_sides_placed_units_and_keeps_the_others() -> None:
         Unit(name="B", side="U", men=10, isolated=True),
         Unit(name="E", side="C", men=10, hex=(0, 0), isolated=True),
     )
-    assert outcome.facts == (("A", "not Isolated"),)
-    assert "B has no hex: its flag is unchanged" in outcome.explanation()[-1]
+    assert outcome.facts == (("turn", "U"), ("A", "not Isolated"))
+    assert "B has no hex: its flag stays Isolated" in outcome.explanation()[-1]
 
 
 def test_isolated_battery_rolls_its_own_ammo_after_the_turn_test() -> None:

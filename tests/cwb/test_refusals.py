@@ -84,10 +84,9 @@ CASES: list[tuple[dict[str, Any], type[RulesError], str]] = [
         "'C5' is not a hex; write column,row as in 12,5 (12/5 in lists).",
     ),
     (
-        {"action": "cwb.turn", "side": "Union"},
-        IllegalAction,
-        "The Isolation Effects Optional Rule is not in use for Union; turn it on with "
-        "/cwb params isolation:true. (CWB Isolated Units)",
+        {"action": "cwb.turn", "side": "Prussia"},
+        InvalidInput,
+        "There is no side called 'Prussia' in this game; sides: Union, Confederate.",
     ),
     (
         {"action": "cwb.params", "ammo_loss_types": ["infantry", "zouaves"]},

@@ -205,7 +205,7 @@ def test_E17_6_on_the_map_only_routes_cross_empty_enemy_zoc_isolated() -> None:
     assert outcome.state == game(
         regiment(262, Ammo.NORMAL, hex=(2, 2), isolated=True), *enemies, hex_map=board
     )
-    assert outcome.facts == (("1st Minnesota", "Isolated"),)
+    assert outcome.facts == (("turn", "Union"), ("1st Minnesota", "Isolated"))
     melee = SYSTEM.run(outcome.state, Melee(unit="1st Minnesota", strength=8), ScriptedDice([]))
     assert melee.facts == (("1st Minnesota melee defence", "2"),)
     # a friendly unit in the ZOC hex 3,1 opens the line 2,2 → 3,1 → 4,1 (map edge)
@@ -214,4 +214,4 @@ def test_E17_6_on_the_map_only_routes_cross_empty_enemy_zoc_isolated() -> None:
     assert retest.state == game(
         regiment(262, Ammo.NORMAL, hex=(2, 2)), *enemies, friend, hex_map=board
     )
-    assert "1st Minnesota: line 2,2 → 3,1 → 4,1" in retest.explanation()[0]
+    assert "1st Minnesota: line 2,2 → 3,1 → 4,1" in retest.explanation()[1]

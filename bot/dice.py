@@ -11,8 +11,8 @@ against the worked vector of the document).
   ``HMAC-SHA256(seed, message(game, players, seq, sides, attempt))``: the first 8 bytes as a
   big-endian integer, rejected and retried with ``attempt + 1`` when it falls in the incomplete top
   range (no modulo bias), otherwise ``x % sides + 1``.
-* The message is a versioned list of length-prefixed, named fields, so a public beacon is one more
-  field in a later version.
+* The message is a versioned list of length-prefixed, named fields. Version 2 (beacon games) adds
+  one field, ``beacon``: the 32-byte randomness of the drand round the declaration named.
 
 >>> seed = bytes(range(32))
 >>> commitment(seed)
@@ -35,7 +35,10 @@ from rules_core.dice import RecordingDice
 DOMAIN = b"referee-dice"
 """The 12 ASCII bytes every die message starts with."""
 VERSION = 1
-"""The derivation version; a beacon would be version 2 with one more field."""
+"""The derivation version of server dice; beacon dice are version 2 (``BEACON_VERSION``)."""
+BEACON_VERSION = 2
+"""The derivation version of beacon dice: version 1's fields plus ``beacon`` before ``seq``."""
+BEACON_BYTES = 32
 SEED_BYTES = 32
 NO_PLAYERS = bytes(32)
 """The players mix before any seed phrase: 32 zero bytes."""
@@ -70,31 +73,53 @@ def _field(name: bytes, value: bytes) -> bytes:
     return struct.pack(">B", len(name)) + name + struct.pack(">I", len(value)) + value
 
 
-def message(game: str, players: bytes, seq: int, sides: int, attempt: int) -> bytes:
-    """The HMAC message of one die attempt (version 1 field list, see docs/DICE.md).
+def message(
+    game: str, players: bytes, seq: int, sides: int, attempt: int, beacon: bytes | None = None
+) -> bytes:
+    """The HMAC message of one die attempt (docs/DICE.md): version 1's five fields, or with a
+    beacon round's randomness version 2's six (``beacon`` between ``players`` and ``seq``).
 
     >>> message("g1", NO_PLAYERS, 1, 6, 0)[:14]
     b'referee-dice\\x01\\x05'
+    >>> message("g1", NO_PLAYERS, 1, 6, 0, beacon=bytes(32))[:14]
+    b'referee-dice\\x02\\x06'
     """
-    fields = (
+    fields: list[tuple[bytes, bytes]] = [
         (b"game", game.encode("utf-8")),
         (b"players", players),
+    ]
+    version = VERSION
+    if beacon is not None:
+        if len(beacon) != BEACON_BYTES:
+            raise ValueError(f"a beacon's randomness is {BEACON_BYTES} bytes, not {len(beacon)}")
+        fields.append((b"beacon", beacon))
+        version = BEACON_VERSION
+    fields += [
         (b"seq", struct.pack(">Q", seq)),
         (b"sides", struct.pack(">Q", sides)),
         (b"attempt", struct.pack(">I", attempt)),
-    )
+    ]
     body = b"".join(_field(name, value) for name, value in fields)
-    return DOMAIN + struct.pack(">BB", VERSION, len(fields)) + body
+    return DOMAIN + struct.pack(">BB", version, len(fields)) + body
 
 
-def derive_face(seed: bytes, *, game: str, players: bytes, seq: int, sides: int) -> int:
-    """Face ``1..sides`` of die ``seq``: HMAC-SHA256 with rejection sampling (no modulo bias).
+def derive_face(
+    seed: bytes,
+    *,
+    game: str,
+    players: bytes,
+    seq: int,
+    sides: int,
+    beacon: bytes | None = None,
+) -> int:
+    """Face ``1..sides`` of die ``seq``: HMAC-SHA256 with rejection sampling (no modulo bias);
+    with ``beacon`` (a round's randomness), version 2 of the message.
 
     >>> [derive_face(bytes(range(32)), game="g1", players=NO_PLAYERS, seq=s, sides=6)
     ...  for s in range(1, 7)]
     [1, 3, 1, 6, 1, 4]
     """
-    return Deriver(seed, game=game, players=players).face(seq, sides)
+    return Deriver(seed, game=game, players=players, beacon=beacon).face(seq, sides)
 
 
 class Deriver:
@@ -108,8 +133,10 @@ class Deriver:
 
     _TAIL = struct.Struct(">B3sIQB5sIQB7sII")
 
-    def __init__(self, seed: bytes, *, game: str, players: bytes) -> None:
-        prefix = message(game, players, 0, 2, 0)
+    def __init__(
+        self, seed: bytes, *, game: str, players: bytes, beacon: bytes | None = None
+    ) -> None:
+        prefix = message(game, players, 0, 2, 0, beacon)
         head = prefix[: len(prefix) - self._TAIL.size]
         self._base = hmac.new(seed, head, hashlib.sha256)
 
@@ -188,6 +215,8 @@ class DiceScriptExhausted(Exception):
 class GameDice(RecordingDice):
     """The dice of one action: faces derived from the game's seed, each recorded as a DieRecord.
 
+    With ``beacon`` (a verified round's randomness: beacon games), faces are version 2's.
+
     With a :class:`FaceScript`, faces come from the script instead and every record says
     ``scripted``. Sequence numbers are consumed either way, starting at ``next_seq``.
 
@@ -207,8 +236,10 @@ class GameDice(RecordingDice):
         next_seq: int,
         epoch: int,
         script: FaceScript | None = None,
+        beacon: bytes | None = None,
     ) -> None:
         super().__init__()
+        self._beacon = beacon
         self._seed = seed
         self._game = game
         self._players = players
@@ -222,7 +253,9 @@ class GameDice(RecordingDice):
         seq = self.next_seq
         if self._script is None:
             if self._deriver is None:
-                self._deriver = Deriver(self._seed, game=self._game, players=self._players)
+                self._deriver = Deriver(
+                    self._seed, game=self._game, players=self._players, beacon=self._beacon
+                )
             face = self._deriver.face(seq, sides)
         else:
             script = self._script
@@ -249,6 +282,7 @@ class GameDice(RecordingDice):
 
 
 __all__ = [
+    "BEACON_VERSION",
     "DOMAIN",
     "NO_PLAYERS",
     "VERSION",

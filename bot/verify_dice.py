@@ -39,23 +39,31 @@ def field(name: bytes, value: bytes) -> bytes:
     return struct.pack(">B", len(name)) + name + struct.pack(">I", len(value)) + value
 
 
-def die_message(game: str, players: bytes, seq: int, sides: int, attempt: int) -> bytes:
-    fields = [
-        field(b"game", game.encode("utf-8")),
-        field(b"players", players),
+def die_message(
+    game: str, players: bytes, seq: int, sides: int, attempt: int, beacon: bytes | None = None
+) -> bytes:
+    """Version 1; with a beacon round's randomness, version 2 (``beacon`` before ``seq``)."""
+    fields = [field(b"game", game.encode("utf-8")), field(b"players", players)]
+    if beacon is not None:
+        fields.append(field(b"beacon", beacon))
+    fields += [
         field(b"seq", struct.pack(">Q", seq)),
         field(b"sides", struct.pack(">Q", sides)),
         field(b"attempt", struct.pack(">I", attempt)),
     ]
-    return b"referee-dice" + struct.pack(">BB", 1, len(fields)) + b"".join(fields)
+    version = 1 if beacon is None else 2
+    return b"referee-dice" + struct.pack(">BB", version, len(fields)) + b"".join(fields)
 
 
-def die_face(seed: bytes, game: str, players: bytes, seq: int, sides: int) -> int:
+def die_face(
+    seed: bytes, game: str, players: bytes, seq: int, sides: int, beacon: bytes | None = None
+) -> int:
     """HMAC-SHA256, first 8 bytes big-endian; retry with attempt+1 above the last full range."""
     limit = 2**64 - (2**64 % sides)
     attempt = 0
     while True:
-        digest = hmac.new(seed, die_message(game, players, seq, sides, attempt), "sha256").digest()
+        text = die_message(game, players, seq, sides, attempt, beacon)
+        digest = hmac.new(seed, text, "sha256").digest()
         x = int.from_bytes(digest[:8], "big")
         if x < limit:
             return x % sides + 1

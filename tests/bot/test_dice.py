@@ -28,7 +28,7 @@ SEED = bytes(range(32))
 def documented_vector() -> dict[str, str]:
     """The ``key: value`` lines of the test vector block in docs/DICE.md."""
     text = DOCS.read_text(encoding="utf-8")
-    block = text.split("<!-- vector -->")[1]
+    block = text.split("<!-- vector -->")[1].split("<!-- /vector -->")[0]
     return dict(re.findall(r"^(\S[^:]*): (.+)$", block, flags=re.M))
 
 

@@ -1,9 +1,12 @@
-"""``referee console``: the commands of COMMANDS.md from a terminal or a file, without Discord.
+"""``referee console``: the bot's slash commands from a terminal or a file, without Discord.
 
 Each line is one command, exactly as typed in Discord (``/asl fire weapons:"HMG A, LMG B"``),
 optionally prefixed by ``@name`` to act as that user for this line only. Blank lines and lines
-starting with ``#`` are skipped; ``/help`` lists the commands. Lines go through the same command
-layer and :class:`~bot.service.GameService` as Discord. See ``docs/CONSOLE.md``.
+starting with ``#`` are skipped; ``/help`` lists the commands (``/help group:asl`` one group's).
+Lines go through the same command layer and :class:`~bot.service.GameService` as Discord. With
+scripted dice the run is reproducible: the game seed, game id, interaction ids and clock are
+derived from the lines, so the same lines on the same database print the same output. See
+``docs/CONSOLE.md``.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import sys
 import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -62,6 +66,57 @@ class ConsoleOptions:
     export_dir: Path = field(default_factory=Path.cwd)
 
 
+SCRIPTED_EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
+"""A scripted run's clock starts here and advances one second per reading."""
+
+
+class Reproducible:
+    """The sources of a scripted run: interaction ids, seeds, game ids and time from the lines.
+
+    ``salt`` names the database's state when the run starts (the channel's latest game and its
+    log head), so a later run on the same database never reuses an interaction id; on a fresh
+    database the same lines always give the same ids, seeds, hashes and times.
+
+    >>> r = Reproducible("console", "0")
+    >>> r.interaction(3)
+    'console:scripted:console:0:3'
+    >>> r.clock(), r.clock()
+    ('2026-01-01T00:00:00.000+00:00', '2026-01-01T00:00:01.000+00:00')
+    >>> len(r.seed()), r.seed() != r.seed(), len(r.game_id())
+    (32, True, 32)
+    """
+
+    def __init__(self, channel: str, salt: str) -> None:
+        self.prefix = f"console:scripted:{channel}:{salt}"
+        self.current = self.prefix
+        self.ticks = 0
+        self.draws = 0
+
+    def interaction(self, line: int) -> str:
+        """The interaction id of line ``line`` (remembered as the current one)."""
+        self.current = f"{self.prefix}:{line}"
+        return self.current
+
+    def _digest(self, kind: str) -> bytes:
+        self.draws += 1
+        text = f"referee {kind}\0{self.current}\0{self.draws}"
+        return hashlib.sha256(text.encode("utf-8")).digest()
+
+    def seed(self) -> bytes:
+        """A seed derived from the current line: not secret, as scripted dice are not random."""
+        return self._digest("scripted seed")
+
+    def game_id(self) -> str:
+        """A game id derived from the current line."""
+        return self._digest("scripted game").hex()[:32]
+
+    def clock(self) -> str:
+        """The scripted clock: one second later at every reading."""
+        moment = SCRIPTED_EPOCH + timedelta(seconds=self.ticks)
+        self.ticks += 1
+        return moment.isoformat(timespec="milliseconds")
+
+
 class Console:
     """Reads lines, runs them through the service, prints each result."""
 
@@ -71,13 +126,20 @@ class Console:
         registry: Registry,
         options: ConsoleOptions,
         out: TextIO,
+        reproducible: Reproducible | None = None,
     ) -> None:
         self.service = service
         self.registry = registry
         self.options = options
         self.out = out
+        self.reproducible = reproducible
         self.place = Place(guild_id=CONSOLE_GUILD, channel_id=console_id(options.channel))
         self.failures = 0
+
+    def _interaction(self, number: int) -> str:
+        if self.reproducible is not None:
+            return self.reproducible.interaction(number)
+        return f"console:{uuid.uuid4().hex}"
 
     def _actor(self, name: str) -> Actor:
         user = console_user(name)
@@ -94,14 +156,16 @@ class Console:
             who, _, rest = text.partition(" ")
             name, text = who[1:], rest.strip()
         try:
-            if text in ("/help", "/help "):
-                self._print_help()
-                return
             words, values = parse_line(text)
+            if words == ("help",):
+                self._print_help(values)
+                return
+            if words[0] == "help":
+                raise BadCommand(f"Write /help group:{words[1]} to list one group's commands.")
             request = Request(
                 place=self.place,
                 actor=self._actor(name),
-                interaction_id=f"console:{uuid.uuid4().hex}",
+                interaction_id=self._interaction(number),
                 words=words,
                 options=values,
             )
@@ -156,8 +220,20 @@ class Console:
     def _emit(self, data: Mapping[str, Any]) -> None:
         print(json.dumps(data, ensure_ascii=False), file=self.out, flush=True)
 
-    def _print_help(self) -> None:
-        for group, specs in self.registry.groups().items():
+    def _print_help(self, values: Mapping[str, str]) -> None:
+        """``/help`` lists every command; ``/help group:asl`` one group's, as in Discord."""
+        groups = self.registry.groups()
+        unknown = set(values) - {"group"}
+        if unknown:
+            raise BadCommand(f"/help has no option {sorted(unknown)[0]!r}; its option: group.")
+        if "group" in values:
+            wanted = values["group"].strip().lstrip("/").lower()
+            if wanted not in groups:
+                raise BadCommand(
+                    f"There is no command group called {values['group']!r}; try /help alone."
+                )
+            groups = {wanted: groups[wanted]}
+        for group, specs in groups.items():
             print(f"{group}:", file=self.out)
             for spec in specs:
                 options = " ".join(
@@ -205,8 +281,25 @@ async def run_console(
     script = FaceScript(options.dice) if options.dice is not None else None
     repo = await Repository.open(options.database)
     try:
-        service = GameService(repo, systems, script=script)
-        console = Console(service, build_registry(service.systems), options, out)
+        reproducible: Reproducible | None = None
+        if script is None:
+            service = GameService(repo, systems, script=script)
+        else:
+            place = Place(guild_id=CONSOLE_GUILD, channel_id=console_id(options.channel))
+            latest = await repo.latest_game(place.guild_id, place.channel_id)
+            salt = "0" if latest is None else f"{latest.id}.{latest.head_seq}"
+            reproducible = Reproducible(options.channel, salt)
+            service = GameService(
+                repo,
+                systems,
+                script=script,
+                clock=reproducible.clock,
+                seeds=reproducible.seed,
+                game_ids=reproducible.game_id,
+            )
+        console = Console(
+            service, build_registry(service.systems), options, out, reproducible=reproducible
+        )
         if interactive:
             print(
                 f"referee console — channel {options.channel!r}, acting as {options.user!r}, "
@@ -230,6 +323,7 @@ __all__ = [
     "CONSOLE_GUILD",
     "Console",
     "ConsoleOptions",
+    "Reproducible",
     "console_id",
     "console_user",
     "run_console",

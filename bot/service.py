@@ -214,6 +214,10 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
+def _new_game_id() -> str:
+    return uuid.uuid4().hex
+
+
 def command_path(action: str) -> str:
     """``"asl.unit.add"`` → ``"/asl unit add"``.
 
@@ -233,8 +237,13 @@ class GameService:
         *,
         script: FaceScript | None = None,
         clock: Callable[[], str] = _now,
+        seeds: Callable[[], bytes] = new_seed,
+        game_ids: Callable[[], str] = _new_game_id,
         live_games: int = DEFAULT_LIVE_GAMES,
     ) -> None:
+        """``clock``, ``seeds`` and ``game_ids`` are the sources of time, secret seeds and public
+        game ids; only scripted runs (the console with ``--dice``) replace them, to print the same
+        output for the same lines."""
         if live_games < 1:
             raise ValueError("live_games must be at least 1")
         self.repo = repo
@@ -244,6 +253,8 @@ class GameService:
         pin_outcome_types(self.systems)
         self.script = script
         self._clock = clock
+        self._seeds = seeds
+        self._game_ids = game_ids
         self.live_games = live_games
         self._locks: weakref.WeakValueDictionary[tuple[int, int], asyncio.Lock] = (
             weakref.WeakValueDictionary()
@@ -549,7 +560,7 @@ class GameService:
     def _rotate(self, live: _Live, actor: Actor, command: gc.GameRotate) -> _Change:
         row = live.row
         self._require_referee(row, actor, "rotate the dice seed")
-        seed = new_seed()
+        seed = self._seeds()
         return _Change(
             kind="game.rotate",
             data={
@@ -717,8 +728,8 @@ class GameService:
                 )
             state = system.new_state(sides, options)
             snapshot = state_json(state)
-            seed = new_seed()
-            public_id = uuid.uuid4().hex
+            seed = self._seeds()
+            public_id = self._game_ids()
             creator = {"id": actor.user_id, "name": actor.name}
             table: dict[str, Any] = {
                 "sides": list(sides),

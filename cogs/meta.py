@@ -64,7 +64,8 @@ class Meta(commands.Cog):
         """List the bot's commands with what each one does."""
         items = self._top_level()
         if group is not None:
-            items = [item for item in items if item.name == group.strip().lstrip("/")]
+            wanted = group.strip().lstrip("/").lower()
+            items = [item for item in items if item.name == wanted]
             if not items:
                 raise UserError(f"There is no command group called {group!r}; try /help alone.")
         lines = sorted(command_lines(items))

@@ -170,10 +170,16 @@ class FakeDiscord:
 
     Members: ``owner`` (owns the guild and the application, administrator), ``ref`` (holds the
     ``Referee`` role), ``alice`` and ``bob``. Channels: ``general`` and ``table-1``, and the
-    public thread ``game-thread`` in ``general``.
+    public thread ``game-thread`` in ``general``, and any ``extra_channels``.
     """
 
-    def __init__(self, *, token: str = "fake-token", callback_deadline: float = 3.0) -> None:
+    def __init__(
+        self,
+        *,
+        token: str = "fake-token",
+        callback_deadline: float = 3.0,
+        extra_channels: Sequence[str] = (),
+    ) -> None:
         self.token = token
         self.callback_deadline = callback_deadline
         self.application_id = p.snowflake()
@@ -193,7 +199,7 @@ class FakeDiscord:
         }
         self.channels = {
             name: p.text_channel(p.snowflake(), self.guild_id, name, position)
-            for position, name in enumerate(("general", "table-1"))
+            for position, name in enumerate(("general", "table-1", *extra_channels))
         }
         self.threads = {
             "game-thread": p.thread(

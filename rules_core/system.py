@@ -15,7 +15,7 @@ Conventions a system follows:
 * :meth:`GameSystem.odds` enumerates the dice exactly (never samples), grouped by the outcome's
   ``facts``.
 
-**An action model is also the declaration of its command** (COMMANDS.md), so Discord's slash
+**An action model is also the declaration of its command**, so Discord's slash
 commands and the console are generated from one source and never drift:
 
 * the ``action`` literal is the command path joined by dots: ``"asl.fire"`` is ``/asl fire``,

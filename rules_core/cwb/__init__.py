@@ -1,4 +1,5 @@
-"""HPS Civil War Battles: ammunition, Supply Wagons and Isolation (RULES_BRIEF §4, seed S2).
+"""HPS Civil War Battles: ammunition, Supply Wagons and Isolation (the supply page: CWB Supply,
+CWB Isolated Units).
 
 One module per idea, in the game's own words:
 

@@ -1,16 +1,18 @@
 """Ammunition: fire permission, the ammo-loss roll after each fire, the morale reminder.
 
-HPS Civil War Battles, supply page (seed S2), section "Supply" — cited as ``CWB Supply``:
+HPS Civil War Battles, supply page, section "Supply" — cited as ``CWB Supply``:
 
 * a unit that is Out Of Ammo cannot fire until it is resupplied; a unit that is Low On Ammo can
   only fire Defensive Fire (:data:`FIRE_PERMISSION`);
 * each time an Infantry unit fires there is a chance, set by the scenario's Parameter Data, of a
-  reduction in its ammunition level — rolled here as ``d(100) ≤ p`` (RULES_BRIEF §0.1), one level
-  per loss (RES-23), for the unit types of ``cwb_ammo_loss_types`` (default infantry and cavalry);
+  reduction in its ammunition level — rolled here as ``d(100) ≤ p``, one level per
+  loss (Normal → Low → Out), for the unit types of ``cwb_ammo_loss_types`` (default infantry
+  and cavalry);
 * artillery fire follows its side's Ammo Level; with the Isolation Effects Optional Rule an
   Isolated battery can also become Low or Out Of Ammo — it then tracks and rolls for its own
-  ammunition (A-CWB-ART);
-* being Low or Out Of Ammo affects morale: −1 on morale checks (P6, :data:`MORALE_MODIFIER`).
+  ammunition;
+* being Low or Out Of Ammo affects morale: −1 on morale checks, the players' to apply
+  (:data:`MORALE_MODIFIER`).
 
 >>> from rules_core.dice import ScriptedDice
 >>> from rules_core.cwb.state import CwbState, SideData, Unit
@@ -20,7 +22,7 @@ HPS Civil War Battles, supply page (seed S2), section "Supply" — cited as ``CW
 >>> outcome.state.unit("1st Minnesota").ammo.label
 'Low On Ammo'
 >>> outcome.explanation()[1]
-'CWB Supply; RES-23: Ammo loss d100 4 ≤ 4 — ammunition Normal → Low On Ammo'
+'CWB Supply: Ammo loss d100 4 ≤ 4 — ammunition Normal → Low On Ammo'
 """
 
 from __future__ import annotations
@@ -46,7 +48,16 @@ FIRE_PERMISSION: dict[Ammo, frozenset[FireMode]] = {
 """CWB Supply: which fire an ammunition level allows (Low: Defensive Fire only; Out: none)."""
 
 MORALE_MODIFIER: dict[Ammo, int] = {Ammo.NORMAL: 0, Ammo.LOW: -1, Ammo.OUT: -1}
-"""CWB Supply ("affects the Morale of the unit"), amount per P6: −1 while Low or Out."""
+"""CWB Supply ("affects the Morale of the unit"): −1 on morale checks while Low or Out.
+
+The page gives no amount; −1 is the figure HPS players' training material uses. The bot rolls
+no morale check in Civil War Battles, so wherever it reports a unit's ammunition it states the
+−1 as the players' to apply (:data:`MORALE_PLAYERS`)."""
+
+MORALE_PLAYERS = "the players apply it; the bot rolls no morale check"
+"""How every morale report ends: the effect is the players' to apply."""
+
+ISOLATION_OPTION = "Isolation Effects Optional Rule"
 
 AMMO_LOSS_LABEL = "Ammo loss d100"
 
@@ -54,7 +65,7 @@ _CwbOutcome = Outcome[CwbState]  # parametrised once: odds resolve a fire 100 ti
 
 
 def firing_ammo(state: CwbState, unit: Unit) -> Ammo:
-    """The ammunition level that decides whether ``unit`` may fire (CWB Supply, A-CWB-ART).
+    """The ammunition level that decides whether ``unit`` may fire (CWB Supply; isolated artillery).
 
     Infantry and cavalry: their own level. Artillery: the side's Ammo Level, or the worse of it
     and the battery's own level when isolated batteries track their own ammunition.
@@ -73,7 +84,7 @@ def firing_ammo(state: CwbState, unit: Unit) -> Ammo:
 
 
 def rolls_for_ammo_loss(state: CwbState, unit: Unit) -> bool:
-    """Whether ``unit`` rolls for ammo loss after it fires (CWB Supply, A-CWB-ART).
+    """Whether ``unit`` rolls for ammo loss after it fires (CWB Supply; isolated artillery).
 
     >>> from rules_core.cwb.state import SideData
     >>> state = CwbState(sides=(SideData(name="CSA", isolation_rule=True),))
@@ -93,7 +104,7 @@ def rolls_for_ammo_loss(state: CwbState, unit: Unit) -> bool:
 
 
 def ammo_after_loss(ammo: Ammo) -> Ammo:
-    """The level after one ammo loss: Normal → Low → Out (RES-23; Out stays Out).
+    """The level after one ammo loss: Normal → Low → Out (Out stays Out).
 
     >>> ammo_after_loss(Ammo.NORMAL).label, ammo_after_loss(Ammo.LOW).label
     ('Low On Ammo', 'Out Of Ammo')
@@ -103,7 +114,7 @@ def ammo_after_loss(ammo: Ammo) -> Ammo:
 
 
 def morale_modifier(state: CwbState, unit: Unit) -> Modifier | None:
-    """The morale-check reminder for a Low or Out unit, or ``None`` (CWB Supply, P6).
+    """The morale-check reminder for a Low or Out unit, or ``None`` (CWB Supply).
 
     >>> from rules_core.cwb.state import SideData
     >>> state = CwbState(sides=(SideData(name="Union"),))
@@ -115,6 +126,37 @@ def morale_modifier(state: CwbState, unit: Unit) -> Modifier | None:
     if value == 0:
         return None
     return Modifier(label=ammo.label, value=value, rule=RULE)
+
+
+def morale_text(state: CwbState, unit: Unit) -> str | None:
+    """The morale effect of a Low or Out unit, stated as the players' to apply, or ``None``.
+
+    >>> from rules_core.cwb.state import SideData
+    >>> state = CwbState(sides=(SideData(name="Union"),))
+    >>> morale_text(state, Unit(name="A", side="Union", men=10, ammo=Ammo.LOW))
+    'morale checks −1 while Low On Ammo (the players apply it; the bot rolls no morale check)'
+    """
+    modifier = morale_modifier(state, unit)
+    if modifier is None:
+        return None
+    signed = f"{modifier.value:+d}".replace("-", "−")
+    return f"morale checks {signed} while {modifier.label} ({MORALE_PLAYERS})"
+
+
+def morale_step(state: CwbState, unit: Unit) -> Step | None:
+    """The step that reports a Low or Out unit's morale effect, or ``None`` (CWB Supply).
+
+    >>> from rules_core.cwb.state import SideData
+    >>> state = CwbState(sides=(SideData(name="Union"),))
+    >>> step = morale_step(state, Unit(name="A", side="Union", men=10, ammo=Ammo.OUT))
+    >>> step.text.startswith("A: morale checks −1 while Out Of Ammo"), step.modifiers[0].render()
+    (True, '-1 Out Of Ammo')
+    """
+    modifier = morale_modifier(state, unit)
+    text = morale_text(state, unit)
+    if modifier is None or text is None:
+        return None
+    return Step(rule=RULE, text=f"{unit.name}: {text}", modifiers=(modifier,))
 
 
 def check_fire(state: CwbState, unit: Unit, mode: FireMode) -> Ammo:
@@ -159,7 +201,7 @@ def fire(state: CwbState, unit_name: str, mode: FireMode, dice: Dice) -> Outcome
         raise IllegalAction(
             f"The ammo-loss percentage of {side.name} is not set; enter the scenario's "
             "Parameter Data with /cwb params first.",
-            rule="A-CWB-P",
+            rule=RULE,
         )
     fire_name = "Offensive Fire" if mode == "offensive" else "Defensive Fire"
     steps = [
@@ -179,10 +221,9 @@ def fire(state: CwbState, unit_name: str, mode: FireMode, dice: Dice) -> Outcome
             text = f"{AMMO_LOSS_LABEL} {face} ≤ {p} — ammunition {unit.ammo.label} → {after.label}"
         else:
             text = f"{AMMO_LOSS_LABEL} {face} > {p} — ammunition stays {unit.ammo.label}"
-        rule = f"{RULE}; RES-23"
         if unit.type == "artillery" and unit.type not in state.ammo_loss_types:
-            rule = f"{RULE}; A-CWB-ART"
-        steps.append(Step(rule=rule, text=text, dice=(roll,)))
+            text += f" (Isolated artillery, {ISOLATION_OPTION})"
+        steps.append(Step(rule=RULE, text=text, dice=(roll,)))
         loss_fact = "yes" if lost else "no"
     else:
         steps.append(
@@ -197,15 +238,9 @@ def fire(state: CwbState, unit_name: str, mode: FireMode, dice: Dice) -> Outcome
             )
         )
         loss_fact = "no roll"
-    reminder = morale_modifier(new_state, new_state.unit(unit.name))
+    reminder = morale_step(new_state, new_state.unit(unit.name))
     if reminder is not None:
-        steps.append(
-            Step(
-                rule=f"{RULE}; P6",
-                text=f"Morale checks of {unit.name} take −1 while {reminder.label}",
-                modifiers=(reminder,),
-            )
-        )
+        steps.append(reminder)
     return _CwbOutcome(
         state=new_state,
         steps=tuple(steps),
@@ -215,7 +250,7 @@ def fire(state: CwbState, unit_name: str, mode: FireMode, dice: Dice) -> Outcome
 
 
 def fire_odds(state: CwbState, unit_name: str, mode: FireMode) -> dict[tuple[Fact, ...], Fraction]:
-    """Exact odds of a fire's outcome: ammo loss with probability p/100 (d(100) ≤ p, §0.1).
+    """Exact odds of a fire's outcome: ammo loss with probability p/100 (d(100) ≤ p).
 
     The facts depend on the d100 only through ``face ≤ p``, so two resolutions (faces 1 and 100)
     weighted p/100 and (100 − p)/100 give the same result as enumerating the 100 faces, about
@@ -233,7 +268,7 @@ def fire_odds(state: CwbState, unit_name: str, mode: FireMode) -> dict[tuple[Fac
     if not rolls_for_ammo_loss(state, unit):
         return {fire(state, unit_name, mode, ScriptedDice([])).facts: Fraction(1)}
     if p is None:
-        fire(state, unit_name, mode, ScriptedDice([]))  # raises the A-CWB-P refusal
+        fire(state, unit_name, mode, ScriptedDice([]))  # raises the "not set" refusal
         raise AssertionError("unreachable: fire() refuses an unset percentage")  # pragma: no cover
     odds: dict[tuple[Fact, ...], Fraction] = {}
     for face, chance in ((1, Fraction(p, 100)), (100, Fraction(100 - p, 100))):
@@ -246,7 +281,9 @@ def fire_odds(state: CwbState, unit_name: str, mode: FireMode) -> dict[tuple[Fac
 __all__ = [
     "AMMO_LOSS_LABEL",
     "FIRE_PERMISSION",
+    "ISOLATION_OPTION",
     "MORALE_MODIFIER",
+    "MORALE_PLAYERS",
     "RULE",
     "FireMode",
     "ammo_after_loss",
@@ -255,5 +292,7 @@ __all__ = [
     "fire_odds",
     "firing_ammo",
     "morale_modifier",
+    "morale_step",
+    "morale_text",
     "rolls_for_ammo_loss",
 ]

@@ -17,9 +17,9 @@ number of hexes entered (a wagon in an adjacent hex is 1 hex away).
 * the wagon path enters no hex holding an enemy unit, and no hex in an enemy Zone-Of-Control that
   is empty of friendly units; it is at most 5 hexes long;
 * the isolation trace reaches a map-edge hex, a Blocked hex or a Supply Source hex, entering no
-  hex in an enemy Zone-Of-Control that no friendly unit occupies (and, A-CWB-ISO, no hex holding
-  an enemy unit);
-* A-CWB-ZOC (ours — the seed does not define ZOC): every enemy unit exerts a ZOC into the six
+  hex in an enemy Zone-Of-Control that no friendly unit occupies (and, by our reading, no hex
+  holding an enemy unit);
+* ZOC (our reading — the page does not define ZOC): every enemy unit exerts a ZOC into the six
   hexes around it; wagons exert none; a hex holding a friendly unit or wagon is "occupied";
   Blocked hexes can be reached but not crossed; no trace leaves the map.
 
@@ -197,7 +197,7 @@ def _hexes(items: Iterable[Unit | Wagon]) -> set[Hex]:
 
 
 def enemy_zoc(state: CwbState, side: str) -> set[Hex]:
-    """Hexes in the Zone-Of-Control of ``side``'s enemies: around every enemy unit (A-CWB-ZOC).
+    """Hexes in the Zone-Of-Control of ``side``'s enemies: around every enemy unit (our reading).
 
     >>> from rules_core.cwb.state import SideData
     >>> state = CwbState(sides=(SideData(name="U"), SideData(name="C")),

@@ -1,11 +1,11 @@
 """Isolation (optional rule): the test's result per unit and its effect on Melee defence.
 
-HPS supply page (seed S2), section "Isolated Units" — cited as ``CWB Isolated Units``: with the
+HPS supply page, section "Isolated Units" — cited as ``CWB Isolated Units``: with the
 Isolation Effects Optional Rule, at the beginning of each turn every unit of the current player
 that cannot trace a line of hexes to a map edge, a Blocked hex or a Supply Source hex — without
 passing through an enemy Zone-Of-Control not occupied by a friendly unit — is marked Isolated.
 Isolated units defend in Melee at 1/4 strength (:data:`ISOLATED_MELEE_DEFENCE`, an exact
-fraction; the caller rounds). The flag lasts until the next test (RULES_BRIEF §4.5).
+fraction; the caller rounds). The flag lasts until the next test.
 
 The result is either declared (:func:`set_isolation`) or traced on the registered map
 (:func:`isolation_test`, :func:`rules_core.cwb.hexgrid.isolation_trace`).
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from rules_core.cwb.ammunition import MORALE_PLAYERS
 from rules_core.cwb.hexgrid import format_hex, isolation_trace
 from rules_core.cwb.state import Ammo, CwbState, Unit
 from rules_core.errors import IllegalAction, InvalidInput
@@ -77,7 +78,7 @@ def _effect_steps(state: CwbState, unit: Unit) -> list[Step]:
     if unit.type == "artillery" and state.isolated_artillery_own_ammo:
         steps.append(
             Step(
-                rule="CWB Supply; A-CWB-ART",
+                rule=SUPPLY_RULE,
                 text=f"Isolated battery {unit.name} tracks its own ammunition "
                 f"({unit.ammo.label}) and rolls for ammo loss when it fires",
             )
@@ -179,8 +180,9 @@ def isolation_test(state: CwbState, side_name: str) -> Outcome[CwbState]:
         steps.append(
             Step(
                 rule=SUPPLY_RULE,
-                text=f"Low or Out Of Ammo: {', '.join(short)} — Supply Wagons resupply them at "
-                "the start of the Movement Phase (/cwb supply or /cwb resupply)",
+                text=f"Low or Out Of Ammo: {', '.join(short)} — morale checks −1 "
+                f"({MORALE_PLAYERS}); Supply Wagons resupply them at the start of the Movement "
+                "Phase (/cwb supply or /cwb resupply)",
             )
         )
     return Outcome[CwbState](state=new_state, steps=tuple(steps), facts=tuple(facts))

@@ -22,7 +22,7 @@ from rules_core.cwb.actions import (
     WagonAdd,
     WagonSet,
 )
-from rules_core.cwb.ammunition import firing_ammo, morale_modifier
+from rules_core.cwb.ammunition import firing_ammo, morale_text
 from rules_core.cwb.hexgrid import format_hex, on_map, parse_hex
 from rules_core.cwb.isolation import melee_defence_multiplier
 from rules_core.cwb.state import (
@@ -47,7 +47,7 @@ OPTION_NAMES: tuple[str, ...] = (
     "cwb_isolated_artillery_own_ammo",
     "cwb_isolation_avoids_enemy_units",
 )
-"""The game options :func:`new_game` reads (RULES_BRIEF §7; the last three are ours)."""
+"""The game options :func:`new_game` reads (docs/rules/CWB.md lists them)."""
 
 
 def _percent(value: object, what: str) -> int:
@@ -71,7 +71,7 @@ def _rounding(value: object) -> WagonRounding:
 
 
 def unit_types(names: Sequence[str]) -> tuple[UnitType, ...]:
-    """Unit types from their names, for ``cwb_ammo_loss_types`` (CWB Supply, brief §7).
+    """Unit types from their names, for ``cwb_ammo_loss_types`` (CWB Supply).
 
     >>> unit_types(["Infantry", "cavalry"])
     ('infantry', 'cavalry')
@@ -89,9 +89,9 @@ def unit_types(names: Sequence[str]) -> tuple[UnitType, ...]:
 
 
 def new_game(sides: Sequence[str], options: Mapping[str, Any]) -> CwbState:
-    """A fresh game for ``sides`` with the §7 flags from ``options`` (defaults otherwise).
+    """A fresh game for ``sides`` with the option flags from ``options`` (defaults otherwise).
 
-    ``cwb_ammo_loss_pct`` is one percent for every side or a mapping side → percent (A-CWB-P);
+    ``cwb_ammo_loss_pct`` is one percent for every side or a mapping side → percent;
     left out, it is entered later with ``/cwb params``.
 
     >>> new_game(["Union", "Confederate"], {"cwb_ammo_loss_pct": 4}).sides[1].ammo_loss_pct
@@ -142,7 +142,7 @@ def new_game(sides: Sequence[str], options: Mapping[str, Any]) -> CwbState:
 
 
 def set_params(state: CwbState, action: Params) -> Outcome[CwbState]:
-    """Enter the scenario's Parameter Data for one side or all (CWB Supply, A-CWB-P).
+    """Enter the scenario's Parameter Data for one side or all (CWB Supply).
 
     >>> state = new_game(["Union", "Confederate"], {})
     >>> set_params(state, Params(ammo_loss=4, side="union")).state.sides[0].ammo_loss_pct
@@ -169,12 +169,12 @@ def set_params(state: CwbState, action: Params) -> Outcome[CwbState]:
         updated = side.model_copy(update=changes)
         new_state = new_state.with_side(updated)
         if changes:
-            steps.append(Step(rule="CWB Supply; A-CWB-P", text=_describe_side(updated)))
+            steps.append(Step(rule="CWB Supply", text=_describe_side(updated)))
     if game:
         new_state = new_state.model_copy(update=game)
         steps.append(
             Step(
-                rule="CWB Supply; RES-24",
+                rule="CWB Supply",
                 text=f"Wagon cost rounding: {new_state.wagon_rounding}; ammo-loss roll for: "
                 f"{', '.join(new_state.ammo_loss_types) or 'no unit type'}",
             )
@@ -214,7 +214,7 @@ def _check_new_name(state: CwbState, name: str, kind: str) -> str:
 
 
 def add_unit(state: CwbState, action: UnitAdd) -> Outcome[CwbState]:
-    """Add a unit to the game with its men and ammunition (brief §4.6).
+    """Add a unit to the game with its men and ammunition (CWB Supply).
 
     >>> state = new_game(["Union"], {})
     >>> add_unit(state, UnitAdd(name="A", side="Union", men=95)).state.unit("A").men
@@ -243,7 +243,7 @@ def add_unit(state: CwbState, action: UnitAdd) -> Outcome[CwbState]:
 
 
 def set_unit(state: CwbState, action: UnitSet) -> Outcome[CwbState]:
-    """Change a unit's men, ammunition, Routed flag or hex (brief §4.6).
+    """Change a unit's men, ammunition, Routed flag or hex (CWB Supply).
 
     >>> from rules_core.cwb.state import Ammo
     >>> state = new_game(["Union"], {})
@@ -276,7 +276,7 @@ def set_unit(state: CwbState, action: UnitSet) -> Outcome[CwbState]:
 
 
 def remove_unit(state: CwbState, action: UnitRemove) -> Outcome[CwbState]:
-    """Remove a unit from the game (brief §4.6).
+    """Remove a unit from the game (CWB Supply).
 
     >>> state = add_unit(new_game(["Union"], {}), UnitAdd(name="A", side="Union", men=10)).state
     >>> remove_unit(state, UnitRemove(name="A")).state.units
@@ -293,9 +293,9 @@ def _describe_unit(state: CwbState, unit: Unit) -> str:
     parts = [f"{unit.name} ({unit.side}, {unit.type}, {unit.men} men): {unit.ammo.label}"]
     if unit.type == "artillery":
         parts.append(f"fires at {firing_ammo(state, unit).label} (side's Ammo Level)")
-    reminder = morale_modifier(state, unit)
+    reminder = morale_text(state, unit)
     if reminder is not None:
-        parts.append(f"morale {reminder.value:+d}")
+        parts.append(reminder)
     if unit.routed:
         parts.append("Routed")
     if unit.isolated:
@@ -360,7 +360,7 @@ def add_wagon(state: CwbState, action: WagonAdd) -> Outcome[CwbState]:
 
 
 def set_wagon(state: CwbState, action: WagonSet) -> Outcome[CwbState]:
-    """Move a Supply Wagon or correct its strength (CWB Supply, brief §4.6).
+    """Move a Supply Wagon or correct its strength (CWB Supply).
 
     >>> state = add_wagon(new_game(["Union"], {}), WagonAdd(name="W", side="Union", strength=5))
     >>> set_wagon(state.state, WagonSet(name="W", hex="3,4")).state.wagon("W").hex

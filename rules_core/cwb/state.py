@@ -1,7 +1,7 @@
 """The Civil War Battles game state: sides and their Parameter Data, units, Supply Wagons, the map.
 
-Everything the HPS supply page (seed S2, "Supply" and "Isolated Units") makes a player track,
-and nothing more (RULES_BRIEF §4.6): per unit its ammunition level, men, Routed and Isolated
+Everything the HPS supply page ("Supply" and "Isolated Units") makes a player track, and
+nothing more: per unit its ammunition level, men, Routed and Isolated
 flags; per wagon its strength; per side the ammo-loss percentage of the scenario's Parameter
 Data, the artillery Ammo Level and whether the Isolation Effects Optional Rule is in use. Hex
 positions and the map are optional: with them the wagon path and the isolation trace are
@@ -53,7 +53,7 @@ AMMO_LABELS: dict[Ammo, str] = {
 }
 
 AMMO_ORDER: tuple[Ammo, ...] = (Ammo.NORMAL, Ammo.LOW, Ammo.OUT)
-"""CWB Supply, RES-23: each loss moves one step along this order; Out is the last."""
+"""CWB Supply: each loss moves one step along this order; Out is the last."""
 
 UnitType = Literal["infantry", "cavalry", "artillery"]
 """The unit types of the supply page (Infantry rolls when firing; Artillery follows its side)."""
@@ -61,7 +61,7 @@ UnitType = Literal["infantry", "cavalry", "artillery"]
 UNIT_TYPES: tuple[UnitType, ...] = ("infantry", "cavalry", "artillery")
 
 WagonRounding = Literal["ceil", "round", "floor"]
-"""``cwb_wagon_rounding`` (RES-24, A-CWB-CEIL): how ``men / 10`` becomes wagon strength."""
+"""``cwb_wagon_rounding`` (CWB Supply): how ``men / 10`` becomes wagon strength."""
 
 Hex = tuple[int, int]
 """A hex as ``(column, row)``, both counted from 0 (see :mod:`rules_core.cwb.hexgrid`)."""
@@ -71,7 +71,7 @@ HexLayout = Literal["odd-q", "even-q", "odd-r", "even-r"]
 
 
 def worse(a: Ammo, b: Ammo) -> Ammo:
-    """The lower of two ammunition levels: Out < Low < Normal (CWB Supply, RES-23).
+    """The lower of two ammunition levels: Out < Low < Normal (CWB Supply).
 
     >>> worse(Ammo.NORMAL, Ammo.LOW).label
     'Low On Ammo'
@@ -80,13 +80,13 @@ def worse(a: Ammo, b: Ammo) -> Ammo:
 
 
 class SideData(BaseModel):
-    """One side and the scenario data that is per side (RULES_BRIEF §4.6)."""
+    """One side and the scenario data that is per side (CWB Supply)."""
 
     model_config = ConfigDict(frozen=True)
 
     name: str
     ammo_loss_pct: int | None = Field(default=None, ge=0, le=100)
-    """Parameter Data: percent chance of an ammo loss per fire (A-CWB-P); None until entered."""
+    """Parameter Data: percent chance of an ammo loss per fire; None until entered."""
     artillery_ammo: Ammo = Ammo.NORMAL
     """The side's artillery Ammo Level (CWB Supply: artillery fire follows it)."""
     isolation_rule: bool = False
@@ -103,7 +103,7 @@ class Unit(BaseModel):
     type: UnitType = "infantry"
     men: int = Field(ge=1)
     ammo: Ammo = Ammo.NORMAL
-    """Infantry and cavalry: their ammunition. Artillery: its own level (A-CWB-ART)."""
+    """Infantry and cavalry: their ammunition. Artillery: its own level, used when Isolated."""
     routed: bool = False
     isolated: bool = False
     hex: Hex | None = None
@@ -133,7 +133,7 @@ class HexMap(BaseModel):
 
 
 class CwbState(BaseModel):
-    """A Civil War Battles game: sides, units, wagons, the optional map, and the §7 flags."""
+    """A Civil War Battles game: sides, units, wagons, the optional map, and the option flags."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -142,16 +142,16 @@ class CwbState(BaseModel):
     wagons: tuple[Wagon, ...] = ()
     map: HexMap | None = None
     wagon_rounding: WagonRounding = "ceil"
-    """``cwb_wagon_rounding`` (RES-24, A-CWB-CEIL)."""
+    """``cwb_wagon_rounding`` (CWB Supply)."""
     ammo_loss_types: tuple[UnitType, ...] = ("infantry", "cavalry")
     """``cwb_ammo_loss_types``: unit types that roll for ammo loss after every fire."""
     isolated_artillery_own_ammo: bool = True
-    """A-CWB-ART: an Isolated battery tracks and rolls for its own ammunition."""
+    """``cwb_isolated_artillery_own_ammo``: an Isolated battery tracks its own ammunition."""
     isolation_avoids_enemy_units: bool = True
-    """A-CWB-ISO: the isolation trace may not enter enemy-occupied hexes."""
+    """``cwb_isolation_avoids_enemy_units``: the isolation trace enters no enemy-held hex."""
 
     def side(self, name: str) -> SideData:
-        """The side called ``name``, case ignored (brief §4.6: per-side Parameter Data).
+        """The side called ``name``, case ignored (per-side Parameter Data).
 
         :raises InvalidInput: when there is no such side.
 
@@ -165,7 +165,7 @@ class CwbState(BaseModel):
         raise InvalidInput(f"There is no side called {name!r} in this game; sides: {names}.")
 
     def unit(self, name: str) -> Unit:
-        """The unit called ``name``, case ignored (brief §4.6).
+        """The unit called ``name``, case ignored (CWB Supply).
 
         :raises InvalidInput: when there is no such unit.
 
@@ -194,7 +194,7 @@ class CwbState(BaseModel):
         raise InvalidInput(f"There is no Supply Wagon called {name!r} in this game.")
 
     def with_side(self, side: SideData) -> CwbState:
-        """A copy with ``side`` replacing the side of the same name (brief §4.6).
+        """A copy with ``side`` replacing the side of the same name (CWB Supply).
 
         >>> s = CwbState(sides=(SideData(name="U"),))
         >>> s.with_side(SideData(name="U", ammo_loss_pct=3)).sides[0].ammo_loss_pct
@@ -204,7 +204,7 @@ class CwbState(BaseModel):
         return self.model_copy(update={"sides": sides})
 
     def with_unit(self, unit: Unit) -> CwbState:
-        """A copy with ``unit`` replacing the unit of the same name, or appended (brief §4.6).
+        """A copy with ``unit`` replacing the unit of the same name, or appended (CWB Supply).
 
         >>> s = CwbState(sides=(SideData(name="U"),)).with_unit(Unit(name="A", side="U", men=9))
         >>> len(s.with_unit(Unit(name="A", side="U", men=8)).units)
@@ -217,7 +217,7 @@ class CwbState(BaseModel):
         return self.model_copy(update={"units": units})
 
     def without_unit(self, name: str) -> CwbState:
-        """A copy without the unit called exactly ``name`` (brief §4.6).
+        """A copy without the unit called exactly ``name`` (CWB Supply).
 
         >>> s = CwbState(sides=(SideData(name="U"),), units=(Unit(name="A", side="U", men=9),))
         >>> s.without_unit("A").units

@@ -11,7 +11,7 @@ their strength.
 >>> for line in table_summary(state):
 ...     print(line)
 Union: ammo loss 4 %
-Union Low On Ammo: 1st Minnesota
+Union Low On Ammo (morale checks −1, the players apply it): 1st Minnesota
 Union wagons: II Corps 25
 CSA: ammo loss not set
 CSA wagons: none
@@ -20,6 +20,9 @@ CSA wagons: none
 from __future__ import annotations
 
 from rules_core.cwb.state import Ammo, CwbState
+
+MORALE = "morale checks −1, the players apply it"
+"""The morale effect of Low and Out (CWB Supply), stated with every list of such units."""
 
 MAX_LINE = 180
 """Longest line shown; longer lists are cut with an ellipsis (a status must stay short)."""
@@ -49,8 +52,8 @@ def table_summary(state: CwbState) -> list[str]:
         lines.append(head)
         units = [u for u in state.units if u.side == side.name]
         for label, names in (
-            (Ammo.LOW.label, [u.name for u in units if u.ammo is Ammo.LOW]),
-            (Ammo.OUT.label, [u.name for u in units if u.ammo is Ammo.OUT]),
+            (f"{Ammo.LOW.label} ({MORALE})", [u.name for u in units if u.ammo is Ammo.LOW]),
+            (f"{Ammo.OUT.label} ({MORALE})", [u.name for u in units if u.ammo is Ammo.OUT]),
             ("Isolated", [u.name for u in units if u.isolated]),
             ("Routed", [u.name for u in units if u.routed]),
         ):
@@ -61,4 +64,4 @@ def table_summary(state: CwbState) -> list[str]:
     return lines
 
 
-__all__ = ["MAX_LINE", "table_summary"]
+__all__ = ["MAX_LINE", "MORALE", "table_summary"]

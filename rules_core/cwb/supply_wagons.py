@@ -1,10 +1,10 @@
 """Supply Wagons: resupply at the start of the owning player's Movement Phase (CWB Supply).
 
-HPS supply page (seed S2), section "Supply": a unit is resupplied provided it is not Routed and
+HPS supply page, section "Supply": a unit is resupplied provided it is not Routed and
 can trace a path no longer than 5 hexes, through no enemy unit and no empty hex in an enemy
 Zone-Of-Control, to a friendly Supply Wagon. It costs the wagon 1 strength for every 10 men in
-the unit — ``ceil(men / 10)`` by default (RES-24, A-CWB-CEIL; ``cwb_wagon_rounding``) — and only
-if the wagon holds the whole cost (all-or-nothing, P6). A wagon reduced to 0 is removed.
+the unit — ``ceil(men / 10)`` by default (``cwb_wagon_rounding``) — and only
+if the wagon holds the whole cost (all-or-nothing). A wagon reduced to 0 is removed.
 
 The path is taken from the map when the unit and the wagon both stand on a registered map
 (:func:`rules_core.cwb.hexgrid.wagon_path`); otherwise the player declares its length. The
@@ -25,6 +25,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from math import ceil, floor
 
+from rules_core.cwb.ammunition import MORALE_PLAYERS, morale_text
 from rules_core.cwb.hexgrid import MAX_WAGON_PATH, format_hex, wagon_path
 from rules_core.cwb.state import Ammo, CwbState, WagonRounding
 from rules_core.errors import IllegalAction, InvalidInput
@@ -46,7 +47,7 @@ WAGON_ROUNDING: dict[WagonRounding, Callable[[Fraction], int]] = {
     "round": _round_half_up,
     "floor": floor,
 }
-"""RES-24 / A-CWB-CEIL (``cwb_wagon_rounding``): how men/10 becomes whole strength points."""
+"""``cwb_wagon_rounding``: how men/10 becomes whole strength points."""
 
 ROUNDING_WORDS: dict[WagonRounding, str] = {
     "ceil": "rounded up",
@@ -56,7 +57,7 @@ ROUNDING_WORDS: dict[WagonRounding, str] = {
 
 
 def wagon_cost(men: int, rounding: WagonRounding = "ceil") -> int:
-    """Wagon strength needed to resupply ``men`` men: 1 per 10, rounded per the flag (RES-24).
+    """Wagon strength needed to resupply ``men`` men: 1 per 10, rounded per the flag.
 
     >>> wagon_cost(95), wagon_cost(95, "round"), wagon_cost(95, "floor"), wagon_cost(1)
     (10, 10, 9, 1)
@@ -73,7 +74,7 @@ def resupply(
     path: int | None = None,
     routed: bool | None = None,
 ) -> Outcome[CwbState]:
-    """Resupply a unit from a friendly Supply Wagon, all-or-nothing (CWB Supply, RES-24).
+    """Resupply a unit from a friendly Supply Wagon, all-or-nothing (CWB Supply).
 
     :param path: the declared length in hexes of the shortest path that avoids enemy units and
         empty enemy-ZOC hexes; ignored when the map gives it.
@@ -154,16 +155,19 @@ def resupply(
         raise IllegalAction(
             f"Wagon {wagon.name} holds {wagon.strength} strength but {unit.name}'s {unit.men} "
             f"men need {cost} (1 per 10 men, {words}); resupply is all-or-nothing.",
-            rule=f"{RULE}; RES-24",
+            rule=RULE,
         )
     left = wagon.strength - cost
     new_unit = unit.model_copy(update={"ammo": Ammo.NORMAL, "routed": False})
     new_state = state.with_unit(new_unit)
+    ends = ""
+    if morale_text(state, unit) is not None and morale_text(new_state, new_unit) is None:
+        ends = f" (its morale checks no longer take −1; {MORALE_PLAYERS})"
     steps.append(
         Step(
-            rule=f"{RULE}; RES-24",
+            rule=RULE,
             text=f"{unit.men} men cost {cost} wagon strength (1 per 10 men, {words}); "
-            f"{unit.name} {unit.ammo.label} → Normal",
+            f"{unit.name} {unit.ammo.label} → Normal{ends}",
         )
     )
     if left == 0:
@@ -186,10 +190,10 @@ def resupply(
 def resupply_side(state: CwbState, side_name: str) -> Outcome[CwbState]:
     """Start of a side's Movement Phase: resupply each eligible unit from its nearest wagon.
 
-    On the registered map, in the order the units were added (RULES_BRIEF §4.4 default), every
+    On the registered map, in the order the units were added (the default order), every
     Low or Out unit of the side that is not Routed draws from the nearest friendly wagon (path
     length, then the order wagons were added) that can pay its whole cost. Units off the map,
-    Routed, or with no such wagon are listed and left as they are (CWB Supply, RES-24).
+    Routed, or with no such wagon are listed and left as they are (CWB Supply).
 
     :raises InvalidInput: unknown side, or no map registered.
 
@@ -237,7 +241,7 @@ def resupply_side(state: CwbState, side_name: str) -> Outcome[CwbState]:
                 if not reachable
                 else (f"no wagon within 5 hexes holds the {cost} strength its {unit.men} men need")
             )
-            steps.append(Step(rule=f"{RULE}; RES-24", text=f"{unit.name}: {why}"))
+            steps.append(Step(rule=RULE, text=f"{unit.name}: {why}"))
             facts.append((unit.name, "not resupplied"))
             continue
         outcome = resupply(new_state, unit.name, payers[0][2])

@@ -74,7 +74,7 @@ class CwbSystem(GameSystem[CwbState, CwbAction]):
     action_adapter: TypeAdapter[CwbAction] = TypeAdapter(CwbActionField)
 
     def new_state(self, sides: Sequence[str], options: Mapping[str, Any]) -> CwbState:
-        """A fresh game with the §7 flags (:func:`rules_core.cwb.scenario.new_game`; A-CWB-P).
+        """A fresh game with the option flags (:func:`rules_core.cwb.scenario.new_game`).
 
         >>> CwbSystem().new_state(["Union"], {"cwb_wagon_rounding": "floor"}).wagon_rounding
         'floor'
@@ -82,7 +82,7 @@ class CwbSystem(GameSystem[CwbState, CwbAction]):
         return new_game(sides, options)
 
     def acting_side(self, state: CwbState, action: CwbAction) -> str | None:
-        """The side whose player declares the action, or ``None`` when any player may (§4.6).
+        """The side whose player declares the action, or ``None`` when any player may (CWB Supply).
 
         >>> state = CwbSystem().new_state(["Union", "Confederate"], {})
         >>> CwbSystem().acting_side(state, WagonAdd(name="W", side="confederate", strength=3))
@@ -143,7 +143,7 @@ class CwbSystem(GameSystem[CwbState, CwbAction]):
         raise InvalidInput(f"Unknown Civil War Battles action {action!r}.")
 
     def names(self, state: CwbState, kind: str) -> list[str]:
-        """Names for autocomplete: ``"side"``, ``"unit"`` or ``"wagon"`` (brief §4.6).
+        """Names for autocomplete: ``"side"``, ``"unit"`` or ``"wagon"`` (CWB Supply).
 
         >>> CwbSystem().names(CwbSystem().new_state(["Union", "Confederate"], {}), "side")
         ['Union', 'Confederate']
@@ -165,7 +165,7 @@ class CwbSystem(GameSystem[CwbState, CwbAction]):
         return table_summary(state)
 
     def odds(self, state: CwbState, action: CwbAction) -> dict[tuple[Fact, ...], Fraction]:
-        """Exact odds: d(100) ≤ p has p/100 (brief §0.1); a fire reads two resolutions, not 100.
+        """Exact odds: d(100) ≤ p has p/100; a fire reads two resolutions, not 100.
 
         >>> from rules_core.dice import ScriptedDice
         >>> s = CwbSystem().new_state(["Union"], {"cwb_ammo_loss_pct": 10})

@@ -1,6 +1,6 @@
-"""Independent audit of rules_core.cwb against RULES_BRIEF §4, §6 (E10, E17), §7 and seed S2.
+"""Independent audit of rules_core.cwb against the HPS supply page and docs/rules/CWB.md.
 
-Expected values are written from the seed and the brief (exact odds by hand), not from the code.
+Expected values are written from the page and our readings (exact odds by hand), not the code.
 """
 
 from __future__ import annotations
@@ -31,14 +31,14 @@ def _run(state: CwbState, action: object, faces: tuple[int, ...] = ()) -> CwbSta
         return SYSTEM.run(state, action, dice).state  # type: ignore[arg-type]
 
 
-# --- §7 flags and their defaults ---
+# --- option flags and their defaults ---
 def test_section7_flags_exist_with_defaults() -> None:
     state = SYSTEM.new_state(["Union", "Confederate"], {})
-    assert state.wagon_rounding == "ceil"  # cwb_wagon_rounding (A-CWB-CEIL)
+    assert state.wagon_rounding == "ceil"  # cwb_wagon_rounding
     assert state.ammo_loss_types == ("infantry", "cavalry")  # cwb_ammo_loss_types
-    assert state.isolated_artillery_own_ammo is True  # A-CWB-ART on
-    assert state.isolation_avoids_enemy_units is True  # A-CWB-ISO on
-    assert all(s.ammo_loss_pct is None for s in state.sides)  # A-CWB-P: required, entered
+    assert state.isolated_artillery_own_ammo is True  # isolated artillery own ammo: on
+    assert state.isolation_avoids_enemy_units is True  # trace avoids enemy units: on
+    assert all(s.ammo_loss_pct is None for s in state.sides)  # entered with /cwb params
     per_side = SYSTEM.new_state(
         ["Union", "Confederate"], {"cwb_ammo_loss_pct": {"Union": 4, "Confederate": 6}}
     )
@@ -49,7 +49,7 @@ def test_section7_flags_exist_with_defaults() -> None:
     assert (flagged.wagon_rounding, flagged.ammo_loss_types) == ("floor", ("infantry",))
 
 
-# --- fire permission (4.1) and ammo loss (4.2, RES-23) --------------------------------------------
+# --- fire permission and ammo loss, one level per loss --------------------------------------------
 @pytest.mark.parametrize(
     ("ammo", "mode", "allowed"),
     [
@@ -117,7 +117,7 @@ def test_cavalry_rolls_by_default_and_not_when_the_flag_says_infantry_only() -> 
     assert _run(only_inf, Fire(unit="C", mode="offensive")).unit("C").ammo is Ammo.NORMAL
 
 
-# --- wagons (4.4, RES-24, E10) ---
+# --- wagons, 1 strength per 10 men ---
 @pytest.mark.parametrize("men", [1, 9, 10, 11, 15, 94, 95, 100, 101, 1000])
 @pytest.mark.parametrize("rounding", ["ceil", "round", "floor"])
 def test_wagon_cost_one_per_ten_men_with_the_rounding_flag(men: int, rounding: str) -> None:
@@ -250,8 +250,8 @@ def test_summary_lists_percent_marked_units_and_wagons() -> None:
     )
     assert get_system("cwb").summary(state) == [
         "Union: ammo loss 4 %",
-        "Union Low On Ammo: 1st Minnesota",
-        "Union Out Of Ammo: 20th Maine",
+        "Union Low On Ammo (morale checks −1, the players apply it): 1st Minnesota",
+        "Union Out Of Ammo (morale checks −1, the players apply it): 20th Maine",
         "Union Routed: 20th Maine",
         "Union wagons: II Corps 25",
         "Confederate: ammo loss 6 %; artillery Low On Ammo",
@@ -270,7 +270,7 @@ def test_summary_stays_short_with_many_units() -> None:
 
 
 def test_fire_preview_takes_at_most_5_ms() -> None:
-    """Issue 5 / brief: each preview (SYSTEM.odds, 100 d100 branches) ≤ 5 ms, best of 5."""
+    """Issue 5: each preview (SYSTEM.odds, 100 d100 branches) ≤ 5 ms, best of 5."""
     import timeit
 
     state = _game(Unit(name="A", side="Union", men=300))

@@ -197,7 +197,7 @@ def test_a_cwb_iso_flag_decides_whether_an_enemy_held_edge_hex_ends_the_trace() 
     strict = _state(Unit(name="A", side="U", men=10, hex=(2, 1)), *enemies, board=board)
     assert (2, 0) not in enemy_zoc(strict, "U")
     assert set(neighbours((2, 1), "odd-q")) - {(2, 0)} <= enemy_zoc(strict, "U")
-    assert isolation_trace(strict, strict.unit("A")) is None  # A-CWB-ISO on (default)
+    assert isolation_trace(strict, strict.unit("A")) is None  # avoids enemy units (default)
     loose = strict.model_copy(update={"isolation_avoids_enemy_units": False})
     assert isolation_trace(loose, loose.unit("A")) == ((2, 1), (2, 0))
 
@@ -237,4 +237,4 @@ def test_isolated_battery_rolls_its_own_ammo_after_the_turn_test() -> None:
         ScriptedDice([50]),
     )
     assert fired.state.unit("Battery").ammo is Ammo.LOW
-    assert fired.steps[1].rule == "CWB Supply; A-CWB-ART"
+    assert fired.steps[1].rule == "CWB Supply"

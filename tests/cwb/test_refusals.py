@@ -60,7 +60,7 @@ CASES: list[tuple[dict[str, Any], type[RulesError], str]] = [
         {"action": "cwb.fire", "unit": "26th North Carolina", "mode": "defensive"},
         IllegalAction,
         "The ammo-loss percentage of Confederate is not set; enter the scenario's Parameter "
-        "Data with /cwb params first. (A-CWB-P)",
+        "Data with /cwb params first. (CWB Supply)",
     ),
     (
         {"action": "cwb.isolation", "unit": "1st Minnesota", "isolated": True},

@@ -1,4 +1,4 @@
-"""`cwb.supply`: the start-of-Movement-Phase resupply of a whole side on the map (§4.4 default)."""
+"""`cwb.supply`: the start-of-Movement-Phase resupply of a whole side on the map (default order)."""
 
 from __future__ import annotations
 
@@ -70,7 +70,7 @@ def test_a_unit_no_wagon_can_pay_for_is_listed_and_left_alone() -> None:
     outcome = SYSTEM.run(state, Supply(side="Union"), ScriptedDice([]))
     assert outcome.state == state
     assert outcome.explanation() == [
-        "CWB Supply; RES-24: A: no wagon within 5 hexes holds the 10 strength its 95 men need"
+        "CWB Supply: A: no wagon within 5 hexes holds the 10 strength its 95 men need"
     ]
 
 
@@ -97,11 +97,12 @@ def test_the_path_goes_around_an_enemy_wagon_and_too_far_is_too_far() -> None:
     outcome = SYSTEM.run(state, Supply(side="Union"), ScriptedDice([]))
     assert outcome.explanation() == [
         "CWB Supply: Path traced on the map: 3 hex(es), 5,5 → 6,6 → 6,7 → 5,7",
-        "CWB Supply; RES-24: 95 men cost 10 wagon strength (1 per 10 men, rounded up); "
-        "A Out Of Ammo → Normal",
+        "CWB Supply: 95 men cost 10 wagon strength (1 per 10 men, rounded up); "
+        "A Out Of Ammo → Normal (its morale checks no longer take −1; the players apply it; "
+        "the bot rolls no morale check)",
         "CWB Supply: Wagon Near reduced to 0 and removed from the map",
         # straight down column 5 is 5 hexes, but 5,6 holds the enemy wagon
-        "CWB Supply; RES-24: B: no friendly wagon within 5 hexes",
+        "CWB Supply: B: no friendly wagon within 5 hexes",
     ]
     assert outcome.state == state.model_copy(
         update={

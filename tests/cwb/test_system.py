@@ -135,9 +135,9 @@ def test_params_per_side_and_for_all() -> None:
         wagon_rounding="round",
     )
     assert outcome.explanation() == [
-        "CWB Supply; A-CWB-P: Confederate: ammo-loss chance 6%; artillery Ammo Level Low On "
+        "CWB Supply: Confederate: ammo-loss chance 6%; artillery Ammo Level Low On "
         "Ammo; Isolation Effects Optional Rule in use",
-        "CWB Supply; RES-24: Wagon cost rounding: round; ammo-loss roll for: infantry, cavalry",
+        "CWB Supply: Wagon cost rounding: round; ammo-loss roll for: infantry, cavalry",
     ]
 
 
@@ -194,7 +194,8 @@ def test_artillery_follows_its_sides_ammo_level_and_does_not_roll() -> None:
         "CWB Supply: Pegram (Low On Ammo) may fire Defensive Fire",
         "CWB Supply: Artillery fire follows the Ammo Level of Confederate (Low On Ammo); "
         "no ammo-loss roll",
-        "CWB Supply; P6: Morale checks of Pegram take −1 while Low On Ammo",
+        "CWB Supply: Pegram: morale checks −1 while Low On Ammo "
+        "(the players apply it; the bot rolls no morale check)",
     ]
 
 
@@ -208,8 +209,8 @@ def test_isolated_battery_tracks_its_own_ammunition() -> None:
     assert outcome.state.unit("Pegram") == Unit(
         name="Pegram", side="Confederate", type="artillery", men=90, isolated=True, ammo=Ammo.LOW
     )
-    assert outcome.steps[1].rule == "CWB Supply; A-CWB-ART"
-    # with A-CWB-ART off the isolated battery follows the side's level only and never rolls
+    assert outcome.steps[1].rule == "CWB Supply"
+    # with cwb_isolated_artillery_own_ammo off, the isolated battery follows its side's level
     off = state.model_copy(update={"isolated_artillery_own_ammo": False})
     assert SYSTEM.odds(off, Fire(unit="Pegram", mode="offensive")) == {
         (("ammo loss", "no roll"), ("Pegram", "Normal")): Fraction(1)
@@ -288,7 +289,8 @@ def test_unit_list_is_read_only_and_shows_the_reminders() -> None:
     outcome = SYSTEM.run(state, SYSTEM.parse_action({"action": "cwb.unit.list"}), ScriptedDice([]))
     assert outcome.state == state
     assert outcome.explanation() == [
-        "CWB Supply: A (Union, infantry, 95 men): Out Of Ammo; morale -1; Routed; "
+        "CWB Supply: A (Union, infantry, 95 men): Out Of Ammo; morale checks −1 while Out Of Ammo "
+        "(the players apply it; the bot rolls no morale check); Routed; "
         "Isolated (Melee defence ×1/4); hex 2,3",
         "CWB Supply: Wagon W (Union): strength 4, hex 2,5",
     ]

@@ -31,8 +31,9 @@ def test_a_turn_without_the_optional_rule_is_recorded_and_tests_no_unit() -> Non
         "CWB Isolated Units: Start of the turn of Union",
         "CWB Isolated Units: The Isolation Effects Optional Rule is not in use for Union: "
         "no unit is tested",
-        "CWB Supply: Low or Out Of Ammo: 1st Minnesota (Low On Ammo) — Supply Wagons resupply "
-        "them at the start of the Movement Phase (/cwb supply or /cwb resupply)",
+        "CWB Supply: Low or Out Of Ammo: 1st Minnesota (Low On Ammo) — morale checks −1 (the "
+        "players apply it; the bot rolls no morale check); Supply Wagons resupply them at the "
+        "start of the Movement Phase (/cwb supply or /cwb resupply)",
     ]
 
 

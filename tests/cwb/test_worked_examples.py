@@ -1,4 +1,4 @@
-"""RULES_BRIEF §6 rows E10 (wagon strength, 1 per 10 men) and E17 (ammo loss, p = 4; isolation).
+"""Worked rows E10 (wagon strength, 1 per 10 men) and E17 (ammo loss, p = 4; isolation).
 
 Each row is a test of its own, with scripted dice, asserting the whole new state.
 """
@@ -49,7 +49,7 @@ def test_E10_1_95_men_low_wagon_10_resupplied_and_wagon_removed() -> None:
 
 def test_E10_2_95_men_out_wagon_9_not_resupplied_stays_out() -> None:
     state = game(regiment(95, Ammo.OUT), wagons=(wagon(9),))
-    with pytest.raises(IllegalAction, match=r"need 10 .* all-or-nothing\. \(CWB Supply; RES-24\)"):
+    with pytest.raises(IllegalAction, match=r"need 10 .* all-or-nothing\. \(CWB Supply\)"):
         SYSTEM.run(state, Resupply(unit="1st Minnesota", wagon="Trains", path=3), ScriptedDice([]))
     assert state == game(regiment(95, Ammo.OUT), wagons=(wagon(9),))
 
@@ -126,8 +126,9 @@ def test_E17_1_normal_infantry_fires_d100_4_goes_low() -> None:
     assert outcome.facts == (("ammo loss", "yes"), ("1st Minnesota", "Low On Ammo"))
     assert outcome.explanation() == [
         "CWB Supply: 1st Minnesota (Normal) may fire Offensive Fire",
-        "CWB Supply; RES-23: Ammo loss d100 4 ≤ 4 — ammunition Normal → Low On Ammo",
-        "CWB Supply; P6: Morale checks of 1st Minnesota take −1 while Low On Ammo",
+        "CWB Supply: Ammo loss d100 4 ≤ 4 — ammunition Normal → Low On Ammo",
+        "CWB Supply: 1st Minnesota: morale checks −1 while Low On Ammo "
+        "(the players apply it; the bot rolls no morale check)",
     ]
     assert outcome.steps[-1].modifiers[0].value == -1
 
@@ -159,7 +160,8 @@ def test_E17_4_low_unit_defensive_fire_allowed_d100_1_goes_out() -> None:
     assert outcome.state == game(regiment(262, Ammo.OUT))
     assert outcome.facts == (("ammo loss", "yes"), ("1st Minnesota", "Out Of Ammo"))
     assert outcome.explanation()[-1] == (
-        "CWB Supply; P6: Morale checks of 1st Minnesota take −1 while Out Of Ammo"
+        "CWB Supply: 1st Minnesota: morale checks −1 while Out Of Ammo "
+        "(the players apply it; the bot rolls no morale check)"
     )
 
 

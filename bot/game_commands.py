@@ -15,6 +15,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from bot.models import UserRef
 
 
+MAX_SEQ = 2**53
+"""The largest sequence number an option may name (JSON's exact integers; SQLite's fit easily)."""
+
+
 class _Command(BaseModel):
     model_config = ConfigDict(frozen=True)
     rolls_dice: ClassVar[bool] = False
@@ -99,8 +103,15 @@ class GameVoid(_Command):
 
     action: Literal["game.void"] = "game.void"
     referee_only: ClassVar[bool] = True
-    entry: int = Field(ge=1, description="The sequence number of the entry to cancel")
+    entry: int = Field(ge=1, le=MAX_SEQ, description="The sequence number of the entry to cancel")
     reason: str = Field(min_length=1, max_length=200, description="Why it is cancelled")
+
+
+class GameConfirm(_Command):
+    """Agree to a proposal of the other side (set-up, or a playing referee's void)."""
+
+    action: Literal["game.confirm"] = "game.confirm"
+    entry: int = Field(ge=1, le=MAX_SEQ, description="The sequence number of the proposal")
 
 
 class GameExport(_Command):
@@ -147,6 +158,7 @@ TableCommand = Annotated[
     | GameSeed
     | GameRotate
     | GameVoid
+    | GameConfirm
     | GameExport
     | GameEnd
     | RollDice
@@ -164,6 +176,7 @@ TABLE_COMMANDS: tuple[type[BaseModel], ...] = (
     GameSeed,
     GameRotate,
     GameVoid,
+    GameConfirm,
     GameExport,
     GameEnd,
     RollDice,
@@ -172,7 +185,9 @@ TABLE_COMMANDS: tuple[type[BaseModel], ...] = (
 """Every table command, in the order they are listed."""
 
 __all__ = [
+    "MAX_SEQ",
     "TABLE_COMMANDS",
+    "GameConfirm",
     "GameEnd",
     "GameExport",
     "GameLog",

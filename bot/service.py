@@ -22,7 +22,7 @@ import sqlite3
 import uuid
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
@@ -311,7 +311,7 @@ class GameService:
         # writes: one log entry each
         if isinstance(command, gc.GameNew):
             return await self._new(place, actor, interaction_id, command)
-        if isinstance(command, gc.GameVoid):
+        if isinstance(command, gc.GameVoid | gc.GameConfirm):
             return await self._void_write(place, actor, interaction_id, command)
         writer = self._writers.get(type(command), self._act)
         return await self._write(place, actor, interaction_id, command, writer, prepare)
@@ -453,41 +453,125 @@ class GameService:
         if not (self.is_referee(row, actor) or self.held_sides(row, actor)):
             raise NotYourSide("Take a seat with /game seat before acting in this game.")
 
-    def _require_side(self, row: GameRow, actor: Actor, side: str | None) -> None:
+    def free_hand(self, row: GameRow, actor: Actor) -> bool:
+        """A referee who holds no seat: the only one who may void an entry of any side alone."""
+        return self.is_referee(row, actor) and not self.held_sides(row, actor)
+
+    def missing_sides(self, row: GameRow, actor: Actor, concerned: Iterable[str]) -> list[str]:
+        """The sides of ``concerned`` the actor may not act for alone (none: allowed).
+
+        A referee acts for every side; a player only for the sides whose seat they hold.
+        """
+        if self.is_referee(row, actor):
+            return []
+        held = {side.casefold() for side in self.held_sides(row, actor)}
+        return sorted(side for side in set(concerned) if side.casefold() not in held)
+
+    def _check_referee_only(self, row: GameRow, actor: Actor, action: BaseModel) -> None:
+        """Options marked ``referee_only`` (a referee's correction) given by a non-referee."""
         if self.is_referee(row, actor):
             return
-        if side is None:
-            self._require_player(row, actor)
-            return
-        if side.casefold() not in {held.casefold() for held in self.held_sides(row, actor)}:
-            raise NotYourSide(
-                f"You do not hold the {side} seat; only its player or a referee may act for it."
-            )
+        for name, info in type(action).model_fields.items():
+            extra = info.json_schema_extra
+            if isinstance(extra, dict) and extra.get("referee_only"):
+                if getattr(action, name) != info.get_default(call_default_factory=True):
+                    option = name.replace("_", "-")
+                    raise NotAReferee(f"Only a referee may give the option {option}.")
+
+    def permit(self, live: _Live, actor: Actor, action: BaseModel) -> tuple[list[str], list[str]]:
+        """The sides ``action`` concerns and those of them the actor may not act for alone.
+
+        The one permission check of every system action (docs/TRUST.md): derived from the
+        action's model by :meth:`GameSystem.concerned_sides`, never per command.
+
+        :raises NotYourSide: a player without a seat, or acting on another side's things.
+        :raises NotAReferee: a ``referee_only`` option given by a player.
+        """
+        row = live.row
+        self._check_referee_only(row, actor, action)
+        if not (self.is_referee(row, actor) or self.held_sides(row, actor)):
+            raise NotYourSide("Take a seat with /game seat before acting in this game.")
+        concerned = sorted(live.system.concerned_sides(live.state, action))
+        return concerned, self.missing_sides(row, actor, concerned)
 
     # --- the write handlers: each returns a _Change, nothing is written yet -----------------
 
     def _act(self, live: _Live, actor: Actor, action: BaseModel) -> _Change:
-        system, row = live.system, live.row
         self._check_system(live, action)
+        concerned, missing = self.permit(live, actor, action)
+        if missing:
+            if getattr(type(action), "setup", False):
+                return self._propose(live, actor, action, concerned, missing)
+            seats = " and ".join(missing)
+            raise NotYourSide(
+                f"You do not hold the {seats} seat; only its player or a referee may act for it."
+            )
+        return self._run_action(live, action, concerned)
+
+    def _run_action(
+        self,
+        live: _Live,
+        action: BaseModel,
+        concerned: list[str],
+        agreed: dict[str, Any] | None = None,
+    ) -> _Change:
+        system, row = live.system, live.row
         side = system.acting_side(live.state, action)
-        self._require_side(row, actor, side)
         dice = self._dice(row)
         with self._script_rollback():
             outcome = system.run(live.state, action, dice)
+        data: dict[str, Any] = {
+            "action": action.model_dump(mode="json"),
+            "side": side,
+            "sides": concerned,
+            "outcome": outcome_json(outcome),
+        }
+        table = None
+        if agreed is not None:
+            data["agreed"] = agreed
+            table = _copy_table(row.table)
+            table["proposals"] = [
+                p for p in table["proposals"] if p["entry"] != agreed["proposal"]
+            ]
         return _Change(
             kind="action",
-            data={
-                "action": action.model_dump(mode="json"),
-                "side": side,
-                "outcome": outcome_json(outcome),
-            },
+            data=data,
             dice=dice.records,
             state=outcome.state,
+            table=table,
             shown=(outcome.steps, outcome.facts, outcome.rolls),
+        )
+
+    def _propose(
+        self,
+        live: _Live,
+        actor: Actor,
+        command: BaseModel,
+        concerned: list[str],
+        missing: list[str],
+    ) -> _Change:
+        """Log a proposal the player of ``missing`` (or a referee without a seat) confirms."""
+        row = live.row
+        seq = row.head_seq + 1
+        table = _copy_table(row.table)
+        table["proposals"].append(
+            {
+                "entry": seq,
+                "by": {"id": actor.user_id, "name": actor.name},
+                "command": command.model_dump(mode="json"),
+                "sides": concerned,
+                "needs": missing,
+            }
+        )
+        return _Change(
+            kind="game.propose",
+            data={"command": command.model_dump(mode="json"), "sides": concerned, "needs": missing},
+            table=table,
         )
 
     def _roll(self, live: _Live, actor: Actor, command: gc.RollDice) -> _Change:
         self._require_player(live.row, actor)
+        held = self.held_sides(live.row, actor)
         expression = parse_expression(command.dice)
         dice = self._dice(live.row)
         with self._script_rollback():
@@ -500,6 +584,7 @@ class GameService:
                 "total": result.total,
                 "text": result.render(),
                 "rolls": [r.model_dump(mode="json") for r in result.rolls],
+                "sides": held,
             },
             dice=dice.records,
             shown=((), (), tuple(result.rolls)),
@@ -610,6 +695,11 @@ class GameService:
         return path
 
     def _dice(self, row: GameRow) -> GameDice:
+        if self.script is not None and not row.table.get("scripted"):
+            raise DiceScriptRanOut(
+                "This game was started without scripted dice, so its dice come only from its "
+                "seed; run the console without --dice for it."
+            )
         return GameDice(
             row.seed,
             game=row.public_id,
@@ -737,6 +827,8 @@ class GameService:
                 "referees": [creator],
                 "voided": [],
             }
+            if self.script is not None:
+                table["scripted"] = True
             title = command.title or f"{system.title} game"
             entry: dict[str, Any] = {
                 "v": FORMAT_VERSION,
@@ -757,6 +849,8 @@ class GameService:
                 "commitment": commitment(seed),
                 "place": place.model_dump(),
             }
+            if self.script is not None:
+                entry["scripted"] = True
             body, digest = seal(entry)
             row = GameRow(
                 id=0,
@@ -804,47 +898,110 @@ class GameService:
     # --- /game void --------------------------------------------------------------------------
 
     async def _void_write(
-        self, place: Place, actor: Actor, interaction_id: str, command: gc.GameVoid
+        self,
+        place: Place,
+        actor: Actor,
+        interaction_id: str,
+        command: gc.GameVoid | gc.GameConfirm,
     ) -> Reply:
         async with self._lock(place):
             seen = await self.repo.entry_by_interaction(interaction_id)
             if seen is not None:
                 return await self._reply_from_stored(seen, replayed=True)
             live = await self._load(place, locked=True)
-            row = live.row
-            self._require_referee(row, actor, "void entries")
-            voided = set(row.table["voided"])
-            targets = await self.repo.entries(row.id, after=command.entry - 1, upto=command.entry)
-            if not targets:
-                raise CannotVoid(f"There is no entry {command.entry} in this game's log.")
-            target = targets[0]
-            if target.kind not in VOIDABLE:
-                raise CannotVoid(
-                    f"Entry {command.entry} is a {target.kind} entry; only actions and rolls "
-                    "can be voided."
-                )
-            if command.entry in voided:
-                raise CannotVoid(f"Entry {command.entry} is already void.")
-            voided.add(command.entry)
-            new_state: BaseModel | None = None
-            if target.kind == "action":
-                entries = [e.data() for e in await self.repo.entries(row.id)]
-                try:
-                    new_state = rebuild_state(live.system, entries, voided)
-                except ReplayError as exc:
-                    raise CannotVoid(
-                        f"Entry {exc.seq} no longer replays without entry {command.entry} "
-                        f"({exc.reason}); void entry {exc.seq} first."
-                    ) from exc
-            table = _copy_table(row.table)
-            table["voided"] = sorted(voided)
-            change = _Change(
-                kind="game.void",
-                data={"entry": command.entry, "reason": command.reason},
-                table=table,
-                state=new_state,
-            )
+            if isinstance(command, gc.GameConfirm):
+                change = await self._confirm(live, actor, command)
+            else:
+                change = await self._void(live, actor, command)
             return await self._commit(place, live, actor, interaction_id, change)
+
+    async def _void(
+        self,
+        live: _Live,
+        actor: Actor,
+        command: gc.GameVoid,
+        agreed: dict[str, Any] | None = None,
+    ) -> _Change:
+        """A void of ``command.entry``; a playing referee's void of an entry concerning their
+        own side becomes a proposal for the other side (or a referee without a seat)."""
+        row = live.row
+        if agreed is None:
+            self._require_referee(row, actor, "void entries")
+        voided = set(row.table["voided"])
+        targets = await self.repo.entries(row.id, after=command.entry - 1, upto=command.entry)
+        if not targets:
+            raise CannotVoid(f"There is no entry {command.entry} in this game's log.")
+        target = targets[0]
+        if target.kind not in VOIDABLE:
+            raise CannotVoid(
+                f"Entry {command.entry} is a {target.kind} entry; only actions and rolls "
+                "can be voided."
+            )
+        if command.entry in voided:
+            raise CannotVoid(f"Entry {command.entry} is already void.")
+        voided.add(command.entry)
+        new_state: BaseModel | None = None
+        if target.kind == "action":
+            entries = [e.data() for e in await self.repo.entries(row.id)]
+            try:
+                new_state = rebuild_state(live.system, entries, voided)
+            except ReplayError as exc:
+                raise CannotVoid(
+                    f"Entry {exc.seq} no longer replays without entry {command.entry} "
+                    f"({exc.reason}); void entry {exc.seq} first."
+                ) from exc
+        concerned = _entry_sides(target.data(), row.table["sides"])
+        held = self.held_sides(row, actor)
+        if agreed is None and set(held) & set(concerned):
+            # a playing referee's void of their own side's entry: the other side agrees first
+            others = [s for s in row.table["sides"] if s not in held]
+            return self._propose(live, actor, command, concerned, others)
+        table = _copy_table(row.table)
+        table["voided"] = sorted(voided)
+        voider = agreed["proposed_by"] if agreed is not None else {
+            "id": actor.user_id,
+            "name": actor.name,
+        }
+        count = table["voids"].get(str(voider["id"]), {"name": voider["name"], "count": 0})
+        table["voids"][str(voider["id"])] = {"name": voider["name"], "count": count["count"] + 1}
+        data: dict[str, Any] = {"entry": command.entry, "reason": command.reason}
+        if agreed is not None:
+            data["agreed"] = agreed
+            table["proposals"] = [
+                p for p in table["proposals"] if p["entry"] != agreed["proposal"]
+            ]
+        return _Change(kind="game.void", data=data, table=table, state=new_state)
+
+    async def _confirm(self, live: _Live, actor: Actor, command: gc.GameConfirm) -> _Change:
+        """Carry out a proposal with the agreement of the other side."""
+        row = live.row
+        proposal = next(
+            (p for p in row.table.get("proposals", ()) if p["entry"] == command.entry), None
+        )
+        if proposal is None:
+            raise CannotVoid(f"Entry {command.entry} is not a proposal waiting for confirmation.")
+        proposer = proposal["by"]
+        if proposer["id"] == actor.user_id:
+            raise NotYourSide("The other side confirms a proposal, not its proposer.")
+        agreed = {"proposal": command.entry, "proposed_by": proposer}
+        held = set(self.held_sides(row, actor))
+        proposer_held = {s for s, p in row.table["seats"].items() if p and p["id"] == proposer["id"]}
+        data = dict(proposal["command"])
+        if data.get("action") == "game.void":
+            if not (self.free_hand(row, actor) or held & set(proposal["needs"])):
+                raise NotYourSide(
+                    f"Only the {' or '.join(proposal['needs'])} player or a referee without a "
+                    "seat may confirm this void."
+                )
+            return await self._void(live, actor, gc.GameVoid.model_validate(data), agreed)
+        action = live.system.parse_action(data)
+        concerned = sorted(live.system.concerned_sides(live.state, action))
+        if not (self.is_referee(row, actor) or set(concerned) <= held | proposer_held):
+            raise NotYourSide(
+                f"This proposal concerns {', '.join(concerned)}; only their players together, "
+                "or a referee, may agree to it."
+            )
+        return self._run_action(live, action, concerned, agreed)
 
     # --- previews and read-only --------------------------------------------------------------
 
@@ -917,7 +1074,26 @@ class GameService:
             ("Dice commitment", f"epoch {row.epoch}: {row.commitment}"),
             ("Players' seeds", row.players_mix.hex()),
             ("Voided entries", ", ".join(map(str, row.table["voided"])) or "none"),
+            (
+                "Voids by",
+                ", ".join(
+                    f"{v['name']} {v['count']}" for v in row.table.get("voids", {}).values()
+                )
+                or "none",
+            ),
         )
+        proposals = row.table.get("proposals", ())
+        if proposals:
+            fields = (
+                *fields,
+                (
+                    "Waiting for confirmation",
+                    "\n".join(
+                        f"#{p['entry']} {p['by']['name']}: {_proposal_text(p['command'])}"
+                        for p in proposals
+                    ),
+                ),
+            )
         system = self.system(row.system)
         live = self._live.get((place.guild_id, place.channel_id))
         state = live.state if live is not None else system.parse_state(row.state_json)
@@ -1062,6 +1238,10 @@ class GameService:
                 f"epoch {e['next_epoch']} committed"
             ),
             "game.void": lambda e: f"Entry {e['entry']} is void: {e['reason']}",
+            "game.propose": lambda e: (
+                f"{e['by']['name']} proposes {_proposal_text(e['command'])}; the "
+                f"{' or '.join(e['needs'])} player confirms with /game confirm entry:{e['seq']}"
+            ),
             "game.end": lambda e: "The game is over; the dice seed is revealed",
         }
         fields: tuple[tuple[str, str], ...] = ()
@@ -1122,12 +1302,47 @@ def side_named(sides: Sequence[str], name: str) -> str:
 
 
 def _copy_table(table: dict[str, Any]) -> dict[str, Any]:
-    return {
+    copy = {
         "sides": list(table["sides"]),
         "seats": dict(table["seats"]),
         "referees": list(table["referees"]),
         "voided": list(table["voided"]),
+        "proposals": list(table.get("proposals", ())),
+        "voids": dict(table.get("voids", {})),
     }
+    if table.get("scripted"):
+        copy["scripted"] = True
+    return copy
+
+
+def _proposal_text(command: Mapping[str, Any]) -> str:
+    """``/asl level side:Axis level:2`` — a proposed command as typed.
+
+    >>> _proposal_text({"action": "game.void", "entry": 7, "reason": "misclick"})
+    '/game void entry:7 reason:misclick'
+    """
+    options = " ".join(
+        f"{k.replace('_', '-')}:{_option_text(v)}"
+        for k, v in command.items()
+        if k != "action" and v not in (None, "", [], ())
+    )
+    return f"{command_path(str(command['action']))} {options}".strip()
+
+
+def _option_text(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        value = ", ".join(map(str, value))
+    text = str(value).lower() if isinstance(value, bool) else str(value)
+    return f'"{text}"' if " " in text or not text else text
+
+
+def _entry_sides(entry: Mapping[str, Any], sides: list[str]) -> list[str]:
+    """The sides a logged action or roll concerns (older entries: the declared side, or all)."""
+    if "sides" in entry:
+        return list(entry["sides"])
+    if entry.get("side"):
+        return [entry["side"]]
+    return list(sides)
 
 
 def _roll(data: Mapping[str, Any]) -> Roll:
@@ -1160,6 +1375,8 @@ def _summary(entry: Mapping[str, Any]) -> str:
         return f"{who}: /roll {entry['text']} [{dice}]"
     if kind == "game.void":
         return f"{who}: void entry {entry['entry']} ({entry['reason']})"
+    if kind == "game.propose":
+        return f"{who}: proposes {_proposal_text(entry['command'])}"
     return f"{who}: {command_path(kind)}"
 
 

@@ -30,6 +30,22 @@ commands and the console are generated from one source and never drift:
 * class variables (ignored by pydantic) say how the application treats the command:
   ``rolls_dice: ClassVar[bool] = True`` for commands that roll (they get ``preview``), and
   ``read_only: ClassVar[bool] = True`` for listings that change nothing (not logged).
+
+**Permission follows what an action touches** (:meth:`GameSystem.concerned_sides`): the sides an
+action concerns are derived from the same declaration, so a new command needs no permission code:
+
+* the side the action is declared for (:meth:`GameSystem.acting_side`);
+* the current side of every thing an option names: each field carrying
+  ``json_schema_extra={"autocomplete": kind}`` is looked up with :meth:`GameSystem.owner_side`
+  (``update:true`` of an existing unit concerns that unit's side *and* the side it moves to);
+* a field that legitimately names an enemy thing (a fire target, a dump being captured, the side
+  whose Player Turn comes next) is marked ``"names_enemy": True`` and concerns no one;
+* ``setup: ClassVar[bool] = True`` marks set-up that concerns every side (levels, parameters,
+  maps); so does an action that names nothing of any side;
+* ``advances_turn: ClassVar[bool] = True`` marks a phase change: it concerns the side whose turn
+  it is now (:meth:`GameSystem.turn_side`);
+* a field marked ``"referee_only": True`` may be given (set to anything but its default) only by
+  a referee.
 """
 
 from __future__ import annotations
@@ -77,6 +93,56 @@ class GameSystem(ABC, Generic[S, A]):
     def names(self, state: S, kind: str) -> list[str]:
         """Names of things of ``kind`` in ``state`` (for autocomplete): units, weapons, dumps…"""
         return []
+
+    def owner_side(self, state: S, kind: str, name: str, acting: str | None = None) -> str | None:
+        """The side a named thing of ``kind`` belongs to now, or ``None`` if there is none.
+
+        ``"side"`` names a side itself (its canonical spelling); units, weapons, dumps and wagons
+        are looked up in ``state``. ``acting`` is the action's declared side, for things that
+        are told apart by side (an OCS dump is one side's supply in a hex). Unknown: ``None``.
+        """
+        if kind == "side":
+            wanted = name.strip().lower()
+            return next((s for s in self.names(state, "side") if s.lower() == wanted), None)
+        return None
+
+    def turn_side(self, state: S) -> str | None:
+        """The side whose Player Turn it is, if the system tracks it (``None`` otherwise)."""
+        return None
+
+    def concerned_sides(self, state: S, action: A) -> frozenset[str]:
+        """Every side ``action`` concerns, derived from its model (see the module docstring).
+
+        An action that names nothing of any side, and set-up, concern every side.
+        """
+        everyone = frozenset(self.names(state, "side"))
+        model = type(action)
+        if getattr(model, "setup", False):
+            return everyone
+        sides: set[str] = set()
+        acting = self.acting_side(state, action)
+        if acting:
+            sides.add(self.owner_side(state, "side", acting) or acting)
+        if getattr(model, "advances_turn", False):
+            current = self.turn_side(state)
+            if current:
+                sides.add(current)
+        for name, info in model.model_fields.items():
+            extra = info.json_schema_extra
+            if not isinstance(extra, dict) or extra.get("names_enemy"):
+                continue
+            kind = extra.get("autocomplete")
+            if not isinstance(kind, str):
+                continue
+            value = getattr(action, name)
+            values = value if isinstance(value, tuple | list) else (value,)
+            for item in values:
+                if item is None or not str(item).strip():
+                    continue
+                owner = self.owner_side(state, kind, str(item).strip(), acting)
+                if owner:
+                    sides.add(owner)
+        return frozenset(sides) or everyone
 
     def summary(self, state: S) -> list[str]:
         """A few lines for ``/game status``: levels, markers, dumps… (empty by default)."""

@@ -25,6 +25,7 @@ class SetLevel(BaseModel):
 
     model_config = ConfigDict(frozen=True)
     action: Literal["asl.level"] = "asl.level"
+    setup: ClassVar[bool] = True
     side: str = Field(description="The Axis side", json_schema_extra=_SIDE)
     level: int = Field(ge=0, le=5, description="Ammunition Shortage level 0-5 (FB16.1)")
 
@@ -72,7 +73,9 @@ class AddWeapon(BaseModel):
     )
     owner: str | None = Field(default=None, description="Possessing unit", json_schema_extra=_UNIT)
     captured_from: str | None = Field(
-        default=None, description="Original owner side if captured", json_schema_extra=_SIDE
+        default=None,
+        description="Original owner side if captured",
+        json_schema_extra={"autocomplete": "side", "names_enemy": True},
     )
     main_armament: bool = Field(default=False, description="Vehicle MG that is the MA")
     fb_immune: bool = Field(
@@ -195,8 +198,12 @@ class SetPhase(BaseModel):
 
     model_config = ConfigDict(frozen=True)
     action: Literal["asl.phase"] = "asl.phase"
+    advances_turn: ClassVar[bool] = True
     phase: Phase = Field(description="rph, pfph, mph, dfph, afph or ccph")
-    side: str = Field(description="The phasing (ATTACKER) side", json_schema_extra=_SIDE)
+    side: str = Field(
+        description="The phasing (ATTACKER) side",
+        json_schema_extra={"autocomplete": "side", "names_enemy": True},
+    )
 
 
 AslAction = (

@@ -182,6 +182,32 @@ class AslSystem(GameSystem[AslState, AslAction]):
             return [w.name for w in state.weapons]
         return []
 
+    def owner_side(
+        self, state: AslState, kind: str, name: str, acting: str | None = None
+    ) -> str | None:
+        """The side of a named side, unit or weapon now (A9.72: a weapon's possessing side).
+
+        >>> from rules_core.asl.examples import fb16_fire_group
+        >>> SYSTEM.owner_side(fb16_fire_group(), "weapon", "lmg")
+        'Axis'
+        """
+        if kind == "unit":
+            unit = state.unit(name)
+            return unit.side if unit else None
+        if kind == "weapon":
+            weapon = state.weapon(name)
+            return weapon.side if weapon else None
+        return super().owner_side(state, kind, name, acting)
+
+    def turn_side(self, state: AslState) -> str | None:
+        """The phasing side (A3: the ATTACKER of the current Player Turn), once a phase is set.
+
+        >>> from rules_core.asl.examples import fb16_fire_group
+        >>> SYSTEM.turn_side(fb16_fire_group())
+        'Axis'
+        """
+        return state.phase_side
+
     def summary(self, state: AslState) -> list[str]:
         """Lines for ``/game status``: levels (FB16.1), phase (A3), weapons (A9.7), broken units.
 

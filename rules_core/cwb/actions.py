@@ -32,6 +32,7 @@ class Params(BaseModel):
 
     model_config = ConfigDict(frozen=True)
     action: Literal["cwb.params"] = "cwb.params"
+    setup: ClassVar[bool] = True
     ammo_loss: int | None = Field(
         default=None,
         ge=0,
@@ -185,6 +186,7 @@ class Map(BaseModel):
 
     model_config = ConfigDict(frozen=True)
     action: Literal["cwb.map"] = "cwb.map"
+    setup: ClassVar[bool] = True
     columns: int = Field(ge=1, le=1000, description="Hex columns on the map (numbered from 0)")
     rows: int = Field(ge=1, le=1000, description="Hex rows on the map (numbered from 0)")
     layout: HexLayout = Field(

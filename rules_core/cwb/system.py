@@ -156,6 +156,24 @@ class CwbSystem(GameSystem[CwbState, CwbAction]):
             return [w.name for w in state.wagons]
         return []
 
+    def owner_side(
+        self, state: CwbState, kind: str, name: str, acting: str | None = None
+    ) -> str | None:
+        """The side of a named side, unit or Supply Wagon now (brief §4.6), or ``None``.
+
+        >>> s = CwbSystem().new_state(["Union", "Confederate"], {})
+        >>> CwbSystem().owner_side(s, "side", "union"), CwbSystem().owner_side(s, "wagon", "W")
+        ('Union', None)
+        """
+        try:
+            if kind == "unit":
+                return state.unit(name).side
+            if kind == "wagon":
+                return state.wagon(name).side
+        except InvalidInput:
+            return None
+        return super().owner_side(state, kind, name, acting)
+
     def summary(self, state: CwbState) -> list[str]:
         """``/game status``: ammo-loss percent, Low/Out/Isolated/Routed units, wagons per side.
 

@@ -226,7 +226,9 @@ class Capture(_Action):
     rolls_dice: ClassVar[bool] = True
     action: Literal["ocs.capture"] = "ocs.capture"
     side: str = Field(description="The capturing side", json_schema_extra=_SIDE)
-    hex: str = Field(description="The hex entered", json_schema_extra=_DUMP)
+    hex: str = Field(
+        description="The hex entered", json_schema_extra={"autocomplete": "dump", "names_enemy": True}
+    )
     unit: str = Field(description="The Attack-Capable unit that entered", json_schema_extra=_UNIT)
     movement_phase: bool = Field(
         default=True, description="Entered in the Movement Phase (captured trucks may move)"
@@ -246,7 +248,9 @@ class Strength(_Action):
     )
     terrain_x2: bool = Field(default=False, description="Attack: the terrain multiplier is ×2")
     defenders: tuple[str, ...] = Field(
-        default=(), description="Attack: the units in the defending hex", json_schema_extra=_UNIT
+        default=(),
+        description="Attack: the units in the defending hex",
+        json_schema_extra={"autocomplete": "unit", "names_enemy": True},
     )
     hedgehog: bool = Field(default=False, description="Attack: the defending hex has a Hedgehog")
 

@@ -301,6 +301,34 @@ class OcsSystem(GameSystem[OcsState, AnyOcsAction]):
         """
         return table_summary(state)
 
+    def owner_side(
+        self, state: OcsState, kind: str, name: str, acting: str | None = None
+    ) -> str | None:
+        """The side of a named unit (or formation, or HQ's units) or dump now (OCS 12.1d).
+
+        A dump is one side's supply in a hex: the acting side's own dump there if it has one,
+        else the side whose dump it is.
+
+        >>> from rules_core.ocs.state import Dump
+        >>> s = SYSTEM.new_state(["Axis", "Soviet"], {}).model_copy(
+        ...     update={"dumps": (Dump(side="Soviet", hex="0905", tokens=4),)})
+        >>> SYSTEM.owner_side(s, "dump", "0905", "Axis")
+        'Soviet'
+        """
+        if kind == "unit":
+            for unit in state.units:
+                if unit.name == name:
+                    return unit.side
+            members = {u.side for u in state.units if name in (u.formation, u.hq)}
+            return members.pop() if len(members) == 1 else None
+        if kind == "dump":
+            if acting is not None and state.dump_at(name, acting) is not None:
+                return acting
+            owners = {d.side for d in state.dumps if d.hex == name}
+            owners |= {u.side for u in state.units if u.hex == name and u.load_tokens}
+            return owners.pop() if len(owners) == 1 else None
+        return super().owner_side(state, kind, name, acting)
+
     def names(self, state: OcsState, kind: str) -> list[str]:
         """Autocomplete: ``unit`` names, ``dump`` hexes, ``side`` names (OCS 12.1b dumps).
 

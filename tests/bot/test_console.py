@@ -28,6 +28,7 @@ TOY_GAME = """\
 @bob /toy shoot side:Allied careful:true
 /toy shoot side:Axis target:13
 /game void entry:4 reason:misclick
+@bob /game confirm entry:7
 /game end
 /game export
 """
@@ -56,14 +57,16 @@ def test_a_scripted_toy_game_runs_says_scripted_on_every_result_and_verifies(
     out = run.stdout
     assert run.returncode == 1, out + run.stderr  # two lines were refused
     results = [line for line in out.splitlines() if line and not line.startswith((" ", "line "))]
-    assert len(results) == 11
+    assert len(results) == 12
     assert all(line.startswith("[SCRIPTED DICE]") for line in results), results
     assert "line 7: You do not hold the Axis seat; only its player or a referee may act" in out
     assert "line 12: target must be 12 or less, not 13." in out
     assert "To Hit DR 7 (3,4): colored 3, white 4 (Original DR 7)" in out
     assert "T4: doubles: Bonus dr 6" in out
     assert "Morale Check DR 4 (2,2)" in out
-    assert "#7 Entry 4 is void: misclick" in out
+    # alice referees but holds Axis: her void of an Axis entry waits for bob's confirmation
+    assert "#7 alice proposes /game void entry:4 reason:misclick; the Allied player" in out
+    assert "#8 Entry 4 is void: misclick — bob" in out
     (export,) = tmp_path.glob("game-*.jsonl")
     verified = referee("verify", str(export), *PLUGIN)
     assert verified.returncode == 0, verified.stdout

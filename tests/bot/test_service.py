@@ -216,11 +216,21 @@ async def test_void_rebuilds_the_state_without_the_voided_entry(
     await scripted.handle(HERE, ALICE, "s3", Shoot(side="Axis"))
     assert json.loads((await head(repo))[3])["hits"] == [2, 0]
     assert first.scripted and all(d.scripted for d in first.dice)
-    void = await scripted.handle(HERE, ALICE, "v", gc.GameVoid(entry=4, reason="wrong hex"))
+    # alice referees and holds Axis: her void of an Axis entry waits for the Allied player
+    proposal = await scripted.handle(HERE, ALICE, "v", gc.GameVoid(entry=4, reason="wrong hex"))
+    assert proposal.seq == 7 and proposal.command == "/game propose"
+    assert json.loads((await head(repo))[3])["hits"] == [2, 0]
+    with pytest.raises(NotYourSide, match="other side confirms"):
+        await scripted.handle(HERE, ALICE, "v1", gc.GameConfirm(entry=7))
+    void = await scripted.handle(HERE, BOB, "v1b", gc.GameConfirm(entry=7))
     assert json.loads((await head(repo))[3])["hits"] == [1, 0]
-    assert void.seq == 7
+    assert void.seq == 8 and void.title == "Entry 4 is void: wrong hex"
+    with pytest.raises(CannotVoid, match="not a proposal"):
+        await scripted.handle(HERE, BOB, "v1c", gc.GameConfirm(entry=7))
     with pytest.raises(CannotVoid, match="already void"):
         await scripted.handle(HERE, ALICE, "v2", gc.GameVoid(entry=4, reason="again"))
+    status = await scripted.handle(HERE, BOB, "st", gc.GameStatus())
+    assert ("Voids by", "alice 1") in status.fields
     report = verify_lines(await export_lines(scripted), SYSTEMS)
     assert report.ok, report.message
 

@@ -68,7 +68,17 @@ def follow_up_buttons(
 ) -> list[ActionButton]:
     """Buttons that save typing under a result: "Repair" for each malfunctioned weapon, and
     "Roll again" when an MG kept its ROF (the same fire again). Options too long for a button's
-    ``custom_id`` get no button."""
+    ``custom_id`` get no button. A proposal gets "Confirm" (``/game confirm``) for the other
+    side; the service decides who may press it."""
+    if reply.command == "/game propose" and reply.seq is not None:
+        return [
+            ActionButton(
+                ("game", "confirm"),
+                {"entry": reply.seq},
+                label=f"Confirm #{reply.seq}",
+                style=discord.ButtonStyle.success,
+            )
+        ]
     if reply.preview or reply.ephemeral or path[:1] != ("asl",):
         return []
     buttons: list[ActionButton] = []

@@ -14,7 +14,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bot.models import UserRef
 
-
 MAX_SEQ = 2**53
 """The largest sequence number an option may name (JSON's exact integers; SQLite's fit easily)."""
 

@@ -473,10 +473,10 @@ class GameService:
             return
         for name, info in type(action).model_fields.items():
             extra = info.json_schema_extra
-            if isinstance(extra, dict) and extra.get("referee_only"):
-                if getattr(action, name) != info.get_default(call_default_factory=True):
-                    option = name.replace("_", "-")
-                    raise NotAReferee(f"Only a referee may give the option {option}.")
+            given = getattr(action, name) != info.get_default(call_default_factory=True)
+            if isinstance(extra, dict) and extra.get("referee_only") and given:
+                option = name.replace("_", "-")
+                raise NotAReferee(f"Only a referee may give the option {option}.")
 
     def permit(self, live: _Live, actor: Actor, action: BaseModel) -> tuple[list[str], list[str]]:
         """The sides ``action`` concerns and those of them the actor may not act for alone.
@@ -530,9 +530,7 @@ class GameService:
         if agreed is not None:
             data["agreed"] = agreed
             table = _copy_table(row.table)
-            table["proposals"] = [
-                p for p in table["proposals"] if p["entry"] != agreed["proposal"]
-            ]
+            table["proposals"] = [p for p in table["proposals"] if p["entry"] != agreed["proposal"]]
         return _Change(
             kind="action",
             data=data,
@@ -958,18 +956,20 @@ class GameService:
             return self._propose(live, actor, command, concerned, others)
         table = _copy_table(row.table)
         table["voided"] = sorted(voided)
-        voider = agreed["proposed_by"] if agreed is not None else {
-            "id": actor.user_id,
-            "name": actor.name,
-        }
+        voider = (
+            agreed["proposed_by"]
+            if agreed is not None
+            else {
+                "id": actor.user_id,
+                "name": actor.name,
+            }
+        )
         count = table["voids"].get(str(voider["id"]), {"name": voider["name"], "count": 0})
         table["voids"][str(voider["id"])] = {"name": voider["name"], "count": count["count"] + 1}
         data: dict[str, Any] = {"entry": command.entry, "reason": command.reason}
         if agreed is not None:
             data["agreed"] = agreed
-            table["proposals"] = [
-                p for p in table["proposals"] if p["entry"] != agreed["proposal"]
-            ]
+            table["proposals"] = [p for p in table["proposals"] if p["entry"] != agreed["proposal"]]
         return _Change(kind="game.void", data=data, table=table, state=new_state)
 
     async def _confirm(self, live: _Live, actor: Actor, command: gc.GameConfirm) -> _Change:
@@ -985,7 +985,9 @@ class GameService:
             raise NotYourSide("The other side confirms a proposal, not its proposer.")
         agreed = {"proposal": command.entry, "proposed_by": proposer}
         held = set(self.held_sides(row, actor))
-        proposer_held = {s for s, p in row.table["seats"].items() if p and p["id"] == proposer["id"]}
+        proposer_held = {
+            s for s, p in row.table["seats"].items() if p and p["id"] == proposer["id"]
+        }
         data = dict(proposal["command"])
         if data.get("action") == "game.void":
             if not (self.free_hand(row, actor) or held & set(proposal["needs"])):
@@ -1076,9 +1078,7 @@ class GameService:
             ("Voided entries", ", ".join(map(str, row.table["voided"])) or "none"),
             (
                 "Voids by",
-                ", ".join(
-                    f"{v['name']} {v['count']}" for v in row.table.get("voids", {}).values()
-                )
+                ", ".join(f"{v['name']} {v['count']}" for v in row.table.get("voids", {}).values())
                 or "none",
             ),
         )
@@ -1302,7 +1302,7 @@ def side_named(sides: Sequence[str], name: str) -> str:
 
 
 def _copy_table(table: dict[str, Any]) -> dict[str, Any]:
-    copy = {
+    copy: dict[str, Any] = {
         "sides": list(table["sides"]),
         "seats": dict(table["seats"]),
         "referees": list(table["referees"]),

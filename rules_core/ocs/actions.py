@@ -227,7 +227,8 @@ class Capture(_Action):
     action: Literal["ocs.capture"] = "ocs.capture"
     side: str = Field(description="The capturing side", json_schema_extra=_SIDE)
     hex: str = Field(
-        description="The hex entered", json_schema_extra={"autocomplete": "dump", "names_enemy": True}
+        description="The hex entered",
+        json_schema_extra={"autocomplete": "dump", "names_enemy": True},
     )
     unit: str = Field(description="The Attack-Capable unit that entered", json_schema_extra=_UNIT)
     movement_phase: bool = Field(

@@ -380,3 +380,16 @@ async def test_prepare_gets_the_reply_while_the_commit_is_in_flight_and_a_replay
     assert (await head(repo))[0] == first.seq  # and it was committed before handle returned
     again = await service.handle(HERE, ALICE, "s1", Shoot(side="Axis"), prepare=prepare)
     assert again.replayed and again is not prepared[-1][0] and again.seq == first.seq
+
+
+async def test_a_referee_only_option_is_refused_to_players(
+    service: GameService, repo: Repository
+) -> None:
+    await start_game(service)
+    before = await head(repo)
+    with pytest.raises(NotAReferee, match="option correction"):
+        await service.handle(HERE, BOB, "c1", Ammo(side="Allied", level=2, correction=True))
+    assert await head(repo) == before
+    assert (
+        await service.handle(HERE, ALICE, "c2", Ammo(side="Allied", level=1, correction=True))
+    ).seq

@@ -44,6 +44,11 @@ class Ammo(BaseModel):
     action: Literal["toy.ammo"] = "toy.ammo"
     side: str = Field(description="The side", json_schema_extra={"autocomplete": "side"})
     level: int = Field(ge=0, le=5, description="Ammunition level 0-5")
+    correction: bool = Field(
+        default=False,
+        description="A referee's out-of-sequence correction",
+        json_schema_extra={"referee_only": True},
+    )
 
 
 class ShowTally(BaseModel):

@@ -378,3 +378,30 @@ async def test_stats_of_one_player_counts_only_their_dice(
     )
     assert embed(reply)["title"] == "Dice of bob in this game"
     assert list(fields(reply)) == ["d6: 2 dice"]
+
+
+async def test_a_set_up_proposal_is_confirmed_by_the_other_player_with_a_button(
+    table: tuple[FakeDiscord, BotProcess],
+) -> None:
+    discord, _ = table
+    channel = "game-thread"
+    await answer(discord, ["game", "end"], user="owner", channel=channel)
+    await answer(discord, ["game", "new"], {"system": "asl"}, user="ref", channel=channel)
+    await answer(discord, ["game", "seat"], {"side": "Axis"}, user="alice", channel=channel)
+    await answer(discord, ["game", "seat"], {"side": "Allied"}, user="bob", channel=channel)
+    options = {"side": "Axis", "level": 3}
+    proposal = await answer(discord, ["asl", "level"], options, user="bob", channel=channel)
+    seq = await head(discord, channel)
+    assert embed(proposal)["title"].startswith(f"#{seq} bob proposes /asl level"), proposal.data
+    (confirm,) = proposal.custom_ids
+    assert confirm == f'act:game.confirm:{{"entry":{seq}}}'
+    assert proposal.message is not None
+    # the proposer cannot confirm it; the other side's player can, with the button
+    mine = await discord.click(confirm, proposal.message["id"], user="bob", channel=channel)
+    own = await mine.next_reply(TIMEOUT)
+    assert own.ephemeral and "other side" in own.content, own.data
+    sent = await discord.click(confirm, proposal.message["id"], user="alice", channel=channel)
+    done = await sent.next_reply(TIMEOUT)
+    assert embed(done)["title"] == f"#{seq + 1} /asl level", done.data
+    status = await answer(discord, ["game", "status"], channel=channel)
+    assert "Axis: Ammunition Shortage level 3" in fields(status)["Table"]

@@ -1,0 +1,381 @@
+"""The permission matrix: every role × every state-changing command of every system, generated
+from the action models, so a new command is covered the day it is declared.
+
+A game of each installed system is set up with things of both sides (units, weapons, dumps,
+wagons). For every state-changing command, instances are built from its model: one naming the
+victim's things in every option that names a thing (``json_schema_extra={"autocomplete": …}``),
+and one per such option naming the victim's thing there and the attacker's own things elsewhere
+(``update:true`` of an enemy unit, an own weapon given to an enemy unit…). The attacker (the
+other side's player), a spectator and the victim's own player run each; a *bypass* is an
+instance that changed the game while concerning a side the actor does not hold. The test
+asserts there are none, and that the owner is never refused for permission.
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+import types
+import typing
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Literal
+
+import pytest
+from annotated_types import Ge, Le
+from pydantic import BaseModel
+from pydantic.fields import FieldInfo
+
+from bot import game_commands as gc
+from bot.commands import Request, build_registry, execute, parse_line
+from bot.console import console_id, console_user
+from bot.errors import NotAReferee, NotYourSide, SeatTaken, UserError
+from bot.models import Actor, Place, Reply, UserRef
+from bot.service import GameService, InstalledSystems
+from bot.storage import Repository
+from rules_core.errors import RulesError
+
+PLACE = Place(guild_id=7, channel_id=70)
+REFEREE = Actor(user_id=console_id("ref"), name="ref")
+VICTIM = Actor(user_id=console_id("victim"), name="victim")
+ATTACKER = Actor(user_id=console_id("attacker"), name="attacker")
+SPECTATOR = Actor(user_id=console_id("spectator"), name="spectator")
+
+SETUP: dict[str, tuple[tuple[str, str], list[str]]] = {
+    # system: ((victim side, attacker side), set-up lines run by the referee)
+    "asl": (
+        ("Axis", "Allied"),
+        [
+            "/asl unit add name:A1 side:Axis kind:squad quality:4-6-7",
+            "/asl unit add name:R1 side:Allied kind:squad quality:4-4-7",
+            "/asl weapon add name:AMG side:Axis kind:sw_mg b:12 rof:1 owner:A1",
+            "/asl weapon add name:RMG side:Allied kind:sw_mg b:12 rof:1 owner:R1",
+            "/asl phase phase:pfph side:Axis",
+        ],
+    ),
+    "ocs": (
+        ("Axis", "Soviet"),
+        [
+            "/ocs unit add name:A1 side:Axis steps:2 hex:0101",
+            "/ocs unit add name:S1 side:Soviet steps:2 hex:0909",
+            '/ocs dump add side:Axis hex:0101 amount:"4 SP"',
+            '/ocs dump add side:Soviet hex:0909 amount:"4 SP"',
+        ],
+    ),
+    "cwb": (
+        ("Union", "Confederate"),
+        [
+            "/cwb unit add name:U1 side:Union men:500",
+            "/cwb unit add name:C1 side:Confederate men:500",
+            "/cwb wagon add name:UW side:Union strength:5",
+            "/cwb wagon add name:CW side:Confederate strength:5",
+        ],
+    ),
+}
+THINGS: dict[str, dict[str, dict[str, str]]] = {
+    # system: kind: side: name
+    "asl": {"unit": {"Axis": "A1", "Allied": "R1"}, "weapon": {"Axis": "AMG", "Allied": "RMG"}},
+    "ocs": {"unit": {"Axis": "A1", "Soviet": "S1"}, "dump": {"Axis": "0101", "Soviet": "0909"}},
+    "cwb": {
+        "unit": {"Union": "U1", "Confederate": "C1"},
+        "wagon": {"Union": "UW", "Confederate": "CW"},
+    },
+}
+
+
+def _extra(info: FieldInfo) -> dict[str, Any]:
+    return info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+
+
+def _bare(annotation: Any) -> Any:
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        return args[0]
+    return annotation
+
+
+def _filler(info: FieldInfo, name: str) -> Any:
+    """Some valid value of a required option that names no thing."""
+    kind = _bare(info.annotation)
+    if typing.get_origin(kind) is Literal:
+        return typing.get_args(kind)[0]
+    if isinstance(kind, type) and issubclass(kind, enum.Enum):
+        return next(iter(kind)).value
+    if kind is bool:
+        return False
+    if kind is int:
+        low = next((m.ge for m in info.metadata if isinstance(m, Ge)), 1)
+        high = next((m.le for m in info.metadata if isinstance(m, Le)), None)
+        value = max(int(low), 1)  # type: ignore[call-overload]
+        return min(value, int(high)) if high is not None else value  # type: ignore[call-overload]
+    if typing.get_origin(kind) is tuple:
+        return ("x",)
+    return "1 SP" if name == "amount" else "New1"
+
+
+def _thing(system: str, kind: str, side: str) -> str | None:
+    if kind == "side":
+        return side
+    return THINGS[system].get(kind, {}).get(side)
+
+
+def instances(
+    system: str, model: type[BaseModel], victim: str, attacker: str
+) -> Iterator[tuple[str, BaseModel]]:
+    """Instances of ``model`` that name the victim's things: all at once, then one option at a
+    time with the attacker's own things in the other options."""
+    named = {
+        name: info
+        for name, info in model.model_fields.items()
+        if name != "action" and isinstance(_extra(info).get("autocomplete"), str)
+    }
+
+    def build(owner_of: dict[str, str]) -> BaseModel | None:
+        data: dict[str, Any] = {}
+        for name, info in model.model_fields.items():
+            if name == "action":
+                continue
+            if name in named:
+                value = _thing(system, str(_extra(info)["autocomplete"]), owner_of[name])
+                if value is None:
+                    if info.is_required():
+                        return None
+                    continue
+                is_list = typing.get_origin(_bare(info.annotation)) is tuple
+                data[name] = (value,) if is_list else value
+            elif info.is_required():
+                data[name] = _filler(info, name)
+        return model.model_validate(data)
+
+    everything = build({name: victim for name in named})
+    if everything is not None:
+        yield "all options name the victim's things", everything
+    for name, info in named.items():
+        if _extra(info).get("names_enemy"):
+            continue
+        owners = {other: attacker for other in named}
+        owners[name] = victim
+        one = build(owners)
+        if one is not None:
+            yield f"{name} names the victim's thing", one
+    if everything is None and not named:
+        built = build({})
+        if built is not None:
+            yield "no option names a thing", built
+
+
+class Table:
+    def __init__(self, service: GameService, repo: Repository, system: str) -> None:
+        self.service, self.repo, self.system = service, repo, system
+        self.registry = build_registry(service.systems)
+        self.counter = itertools.count()
+
+    async def line(self, actor: Actor, text: str) -> Reply:
+        words, options = parse_line(text)
+        request = Request(PLACE, actor, f"i{next(self.counter)}", words, options)
+        return await execute(self.service, request, self.registry, console_user)
+
+    async def act(self, actor: Actor, command: BaseModel) -> Reply:
+        return await self.service.handle(PLACE, actor, f"i{next(self.counter)}", command)
+
+    async def snapshot(self) -> tuple[int, str]:
+        row = await self.repo.active_game(PLACE.guild_id, PLACE.channel_id)
+        assert row is not None
+        return row.head_seq, row.state_json
+
+
+async def new_table(tmp_path: Path, system: str) -> tuple[Table, str, str]:
+    repo = await Repository.open(tmp_path / f"{system}.db")
+    table = Table(GameService(repo, InstalledSystems()), repo, system)
+    (victim, attacker), lines = SETUP[system]
+    await table.line(REFEREE, f'/game new system:{system} sides:"{victim},{attacker}"')
+    await table.line(VICTIM, f"/game seat side:{victim}")
+    await table.line(ATTACKER, f"/game seat side:{attacker}")
+    for text in lines:
+        await table.line(REFEREE, text)
+    return table, victim, attacker
+
+
+STATE_CHANGING = [
+    (system, model)
+    for system in SETUP
+    for model in InstalledSystems()[system].action_types
+    if not getattr(model, "read_only", False)
+]
+
+
+def test_every_installed_system_is_in_the_matrix() -> None:
+    assert set(InstalledSystems()) == set(SETUP)
+
+
+@pytest.mark.parametrize(
+    ("system", "model"), STATE_CHANGING, ids=[f"{s}:{m.__name__}" for s, m in STATE_CHANGING]
+)
+async def test_no_player_acts_on_the_other_sides_things(
+    tmp_path: Path, system: str, model: type[BaseModel]
+) -> None:
+    table, victim, attacker = await new_table(tmp_path, system)
+    cases = list(instances(system, model, victim, attacker))
+    assert cases, f"{model.__name__}: no instance could be built"
+    bypasses: list[str] = []
+    try:
+        for why, command in cases:
+            for actor in (ATTACKER, SPECTATOR):
+                before = await table.snapshot()
+                try:
+                    reply = await table.act(actor, command)
+                except (NotYourSide, NotAReferee):
+                    pass
+                except (UserError, RulesError) as exc:
+                    bypasses.append(
+                        f"{actor.name}, {why}: refused by the rules, not first by "
+                        f"permission ({exc})"
+                    )
+                else:
+                    if reply.command != "/game propose" or actor is SPECTATOR:
+                        bypasses.append(f"{actor.name}, {why}: accepted ({reply.title})")
+                after = await table.snapshot()
+                if after[1] != before[1]:
+                    bypasses.append(f"{actor.name}, {why}: changed the state")
+        # the victim's own player is never refused for permission on their own things
+        _, own = cases[0]
+        try:
+            await table.act(VICTIM, own)
+        except (NotYourSide, NotAReferee) as exc:
+            bypasses.append(f"the owner was refused: {exc}")
+        except (UserError, RulesError):
+            pass
+    finally:
+        await table.repo.close()
+    assert bypasses == []
+
+
+async def test_the_issues_examples_are_refused_or_proposed(tmp_path: Path) -> None:
+    table, _, _ = await new_table(tmp_path, "asl")
+    try:
+        before = await table.snapshot()
+        for text in (
+            "/asl unit add name:A1 side:Allied kind:squad update:true",
+            "/asl unit add name:A1 side:Axis kind:squad broken:true update:true",
+            "/asl weapon add name:AMG side:Allied kind:sw_mg update:true",
+            "/asl weapon remove name:AMG",
+            "/asl phase phase:mph side:Axis",
+            "/asl phase phase:rph side:Allied",
+        ):
+            with pytest.raises(NotYourSide):
+                await table.line(ATTACKER, text)
+        proposal = await table.line(ATTACKER, "/asl level side:Axis level:5")
+        assert proposal.command == "/game propose"
+        assert (await table.snapshot())[1] == before[1]
+        # the other side's player confirms: the level is set, logged as agreed
+        with pytest.raises(NotYourSide):
+            await table.line(ATTACKER, f"/game confirm entry:{proposal.seq}")
+        done = await table.line(VICTIM, f"/game confirm entry:{proposal.seq}")
+        assert done.command == "/asl level" and done.actor == "victim"
+        status = await table.line(SPECTATOR, "/game status")
+        assert "Axis: Ammunition Shortage level 5" in dict(status.fields)["Table"]
+        # the player whose turn it is advances the phase
+        assert (await table.line(VICTIM, "/asl phase phase:mph side:Axis")).command == "/asl phase"
+    finally:
+        await table.repo.close()
+
+
+async def test_cwb_parameters_without_a_side_need_both_players(tmp_path: Path) -> None:
+    table, _, _ = await new_table(tmp_path, "cwb")
+    try:
+        before = await table.snapshot()
+        for actor in (ATTACKER, VICTIM):
+            reply = await table.line(actor, "/cwb params ammo-loss:100")
+            assert reply.command == "/game propose"
+        assert (await table.snapshot())[1] == before[1]
+        assert (await table.line(REFEREE, "/cwb params ammo-loss:5")).command == "/cwb params"
+    finally:
+        await table.repo.close()
+
+
+# --- table commands: who may do what, declared once; a new command must be declared here ----
+
+REFEREE_ONLY: set[type[BaseModel]] = {
+    gc.GameRefereeAdd,
+    gc.GameRefereeRemove,
+    gc.GameRotate,
+    gc.GameEnd,
+}
+ANY_PLAYER: set[type[BaseModel]] = {gc.GameSeed, gc.RollDice}
+OWN_RULES: set[type[BaseModel]] = {gc.GameNew, gc.GameSeat, gc.GameVoid, gc.GameConfirm}
+"""Checked by their own tests below (a new game, seats, voids and confirmations)."""
+
+
+def test_every_state_changing_table_command_is_in_the_matrix() -> None:
+    changing = {m for m in gc.TABLE_COMMANDS if not getattr(m, "read_only", False)}
+    assert changing == REFEREE_ONLY | ANY_PLAYER | OWN_RULES
+
+
+BY_ROLE = sorted(REFEREE_ONLY | ANY_PLAYER, key=lambda model: model.__name__)
+
+
+@pytest.mark.parametrize("model", BY_ROLE)
+async def test_table_commands_by_role(tmp_path: Path, model: type[BaseModel]) -> None:
+    table, _, _ = await new_table(tmp_path, "asl")
+    data: dict[str, Any] = {}
+    for name, info in model.model_fields.items():
+        if name != "action" and info.is_required():
+            data[name] = (
+                UserRef(id=5, name="newref").model_dump()
+                if info.annotation is UserRef
+                else ("DR" if name == "dice" else "words")
+            )
+    command = model.model_validate(data)
+    try:
+        refused: list[str] = []
+        for actor in (SPECTATOR, ATTACKER, VICTIM):
+            before = await table.snapshot()
+            try:
+                await table.act(actor, command)
+                allowed = True
+            except (NotYourSide, NotAReferee):
+                allowed = False
+            if not allowed:
+                refused.append(actor.name)
+                assert await table.snapshot() == before
+        expected = ["spectator", "attacker", "victim"] if model in REFEREE_ONLY else ["spectator"]
+        assert refused == expected
+        try:
+            await table.act(REFEREE, command)  # a referee may (the rules may still refuse)
+        except (NotYourSide, NotAReferee):
+            raise
+        except (UserError, RulesError):
+            pass
+    finally:
+        await table.repo.close()
+
+
+async def test_seats_and_voids_by_role(tmp_path: Path) -> None:
+    table, victim, _ = await new_table(tmp_path, "asl")
+    try:
+        with pytest.raises(SeatTaken):
+            await table.line(ATTACKER, f"/game seat side:{victim}")
+        with pytest.raises(NotAReferee):
+            await table.line(ATTACKER, f"/game seat side:{victim} player:@spectator")
+        shot = await table.line(VICTIM, "/roll dice:DR reason:mine")
+        with pytest.raises(NotAReferee):
+            await table.line(ATTACKER, f"/game void entry:{shot.seq} reason:x")
+        # a referee who plays the roller's side: the void waits for the other side
+        await table.line(REFEREE, f"/game seat side:{victim} player:@ref")
+        await table.line(REFEREE, "/game referee add user:@victim")
+        await table.line(REFEREE, f"/game seat side:{victim} player:@victim")
+        proposal = await table.line(VICTIM, f"/game void entry:{shot.seq} reason:unlucky")
+        assert proposal.command == "/game propose"
+        with pytest.raises(NotYourSide):
+            await table.line(VICTIM, f"/game confirm entry:{proposal.seq}")
+        with pytest.raises(NotYourSide):
+            await table.line(SPECTATOR, f"/game confirm entry:{proposal.seq}")
+        void = await table.line(ATTACKER, f"/game confirm entry:{proposal.seq}")
+        assert void.title == f"Entry {shot.seq} is void: unlucky"
+        status = dict((await table.line(SPECTATOR, "/game status")).fields)
+        assert status["Voids by"] == "victim 1"
+        # a referee without a seat voids alone
+        again = await table.line(VICTIM, "/roll dice:DR")
+        assert (await table.line(REFEREE, f"/game void entry:{again.seq} reason:x")).seq
+    finally:
+        await table.repo.close()

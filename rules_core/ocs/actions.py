@@ -15,7 +15,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rules_core.ocs.state import Arms, InternalStocks, Mode, Movement, UnitKind
+from rules_core.ocs.state import Arms, InternalStocks, Mode, Movement, Phase, Segment, UnitKind
 
 _UNIT: dict[str, Any] = {"autocomplete": "unit"}
 _DUMP: dict[str, Any] = {"autocomplete": "dump"}
@@ -85,6 +85,67 @@ class UnitAdd(_Action):
     out_of_supply: bool = Field(default=False, description="It carries an Out of Supply marker")
     load: str = Field(default="0 T", description='Transport Points: SP loaded, e.g. "3 SP"')
     organic: bool = Field(default=False, description="Transport Points: they are Organic Trucks")
+    throw_range: int = Field(default=0, ge=0, le=99, description="An HQ's printed throw range, MP")
+    reinforcement: bool = Field(
+        default=False, description="It arrives as a Reinforcement (placed later with unit move)"
+    )
+
+
+class UnitList(_Action):
+    """List the units: steps, RE, AR, mode, where they are and their supply markers."""
+
+    read_only: ClassVar[bool] = True
+    action: Literal["ocs.unit.list"] = "ocs.unit.list"
+    side: str | None = Field(
+        default=None, description="Only this side's units", json_schema_extra=_SIDE
+    )
+    hex: str | None = Field(default=None, description="Only the units in this hex")
+
+
+class UnitChange(_Action):
+    """Change a unit after play: steps left after losses, mode, RE, AR, formation, HQ."""
+
+    action: Literal["ocs.unit.change"] = "ocs.unit.change"
+    unit: str = Field(description="The unit", json_schema_extra=_UNIT)
+    steps: int | None = Field(
+        default=None, ge=0, le=99, description="Steps left (Transport Points: points left)"
+    )
+    re: str | None = Field(default=None, description='RE now, e.g. "1/2" (default: follows steps)')
+    ar: int | None = Field(default=None, ge=0, le=5, description="Action Rating")
+    mode: Mode | None = Field(
+        default=None, description="Its mode: combat, move, strat, reserve, DG"
+    )
+    formation: str | None = Field(default=None, description='Its formation ("none": independent)')
+    hq: str | None = Field(
+        default=None, description='The HQ it draws from ("none": no HQ)', json_schema_extra=_UNIT
+    )
+    throw_range: int | None = Field(
+        default=None, ge=0, le=99, description="An HQ's throw range in MP"
+    )
+    reason: str = Field(default="", description="Why (combat loss, mode change…)")
+
+
+class UnitMove(_Action):
+    """Move a unit (fuel checked), or place a Reinforcement or displaced Transport Points."""
+
+    action: Literal["ocs.unit.move"] = "ocs.unit.move"
+    unit: str = Field(description="The unit", json_schema_extra=_UNIT)
+    hex: str = Field(description="The hex it ends in")
+    how: Literal["move", "overrun", "retreat", "advance", "rail", "displaced", "placed"] = Field(
+        default="move",
+        description="move/overrun need fuel on Truck or Track MP; retreat, advance, rail do not",
+    )
+
+
+class UnitRemove(_Action):
+    """Remove a unit: eliminated to the Dead Pile, or withdrawn from the game."""
+
+    action: Literal["ocs.unit.remove"] = "ocs.unit.remove"
+    unit: str = Field(description="The unit", json_schema_extra=_UNIT)
+    how: Literal["eliminated", "withdrawn"] = Field(
+        default="eliminated", description="eliminated (Dead Pile) or withdrawn (gone from the game)"
+    )
+    reason: str = Field(default="", description="Why")
 
 
 class Attack(_Action):
@@ -155,6 +216,9 @@ class Trace(_Action):
     trace_available: bool = Field(
         default=False, description="Eating: a trace to a Supply Source exists after all"
     )
+    no_recovery: bool = Field(
+        default=False, description="Eating: no Low or Exhausted unit can draw from this dump"
+    )
 
 
 class Recover(_Action):
@@ -218,6 +282,10 @@ class Blow(_Action):
         description="Blow the SP loaded on this Transport Point counter instead",
         json_schema_extra=_UNIT,
     )
+    what: Literal["ground", "loads", "all"] = Field(
+        default="ground",
+        description="ground, the loads on Transport Points in the hex, or all of it at once",
+    )
 
 
 class Capture(_Action):
@@ -266,11 +334,29 @@ class Cleanup(_Action):
     )
 
 
+class SetPhase(_Action):
+    """Go to a phase of a Player Turn: the supply rules then follow the turn's order."""
+
+    action: Literal["ocs.phase"] = "ocs.phase"
+    side: str = Field(
+        description="Whose phase (the Reaction Phase: the reacting side)", json_schema_extra=_SIDE
+    )
+    phase: Phase = Field(description="supply, movement, reaction, combat, exploitation, cleanup")
+    segment: Segment = Field(
+        default="movement", description="Movement, Reaction, Exploitation: the segment (12.11a)"
+    )
+    turn: int | None = Field(default=None, ge=1, description="The game turn (default: unchanged)")
+
+
 ACTION_TYPES: tuple[type[BaseModel], ...] = (
     DumpAdd,
     DumpAdjust,
     DumpList,
     UnitAdd,
+    UnitList,
+    UnitChange,
+    UnitMove,
+    UnitRemove,
     Attack,
     Defend,
     FuelAction,
@@ -282,6 +368,7 @@ ACTION_TYPES: tuple[type[BaseModel], ...] = (
     Capture,
     Strength,
     Cleanup,
+    SetPhase,
 )
 
 AnyOcsAction = (
@@ -289,6 +376,10 @@ AnyOcsAction = (
     | DumpAdjust
     | DumpList
     | UnitAdd
+    | UnitList
+    | UnitChange
+    | UnitMove
+    | UnitRemove
     | Attack
     | Defend
     | FuelAction
@@ -300,6 +391,7 @@ AnyOcsAction = (
     | Capture
     | Strength
     | Cleanup
+    | SetPhase
 )
 OcsAction = Annotated[AnyOcsAction, Field(discriminator="action")]
 
@@ -319,7 +411,12 @@ __all__ = [
     "FuelAction",
     "OcsAction",
     "Recover",
+    "SetPhase",
     "Strength",
     "Trace",
     "UnitAdd",
+    "UnitChange",
+    "UnitList",
+    "UnitMove",
+    "UnitRemove",
 ]

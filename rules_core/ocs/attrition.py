@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Literal
 
 from rules_core.dice import Dice, Roll
@@ -156,14 +155,8 @@ def roll_attrition(plan: AttritionPlan, dice: Dice) -> AttritionRoll:
 
 
 def _lose_steps(unit: Unit, lost: int) -> Unit:
-    steps = unit.steps - lost
-    update: dict[str, object] = {"steps": steps}
-    if unit.steps > 1:  # a multi-step unit has one step per RE (P3 9.11d)
-        # Fraction(0), never the int 0: the field is a Fraction (serializer warning otherwise)
-        update["re"] = max(unit.re - lost, Fraction(0))
-    if steps == 0:
-        update["location"] = "dead pile"
-    return unit.model_copy(update=update)
+    # P3 9.11d: a multi-step unit's RE follows its steps (never 0 RE while a step is left)
+    return unit.with_steps(unit.steps - lost)
 
 
 def apply_attrition(

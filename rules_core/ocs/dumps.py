@@ -126,14 +126,32 @@ def blown_tokens(named: int, percent: int, rounding: Rounding = "half-up") -> in
 
 @dataclass(frozen=True)
 class BlowPlan:
-    """A validated attempt to blow part of a dump."""
+    """A validated attempt to blow part of the SP in a hex: on the ground, loaded, or both."""
 
     side: str
     hex: str
     named: int
     held: int
-    transport: Unit | None
+    ground: int
+    """Tokens on the ground that this attempt may destroy (0 when only loads are blown)."""
+    carriers: tuple[Unit, ...]
+    """Transport Points whose loads this attempt may destroy, in the order they lose SP."""
     rounding: Rounding
+
+    @property
+    def dumps(self) -> tuple[str, ...]:
+        """The dumps this attempt blows (12.1b: the ground, and each Transport Point's load)."""
+        ground = (self.hex,) if self.ground else ()
+        return ground + tuple(loaded_dump(self.hex, u.name) for u in self.carriers)
+
+
+def loaded_dump(hex: str, transport: str) -> str:
+    """The name of the dump a Transport Point's load forms (OCS 12.1b).
+
+    >>> loaded_dump("0905", "Trucks")
+    '0905 loaded on Trucks'
+    """
+    return f"{hex} loaded on {transport}"
 
 
 @dataclass(frozen=True)
@@ -147,10 +165,15 @@ class BlowRoll:
 
 
 def plan_blow(state: OcsState, action: Blow) -> BlowPlan:
-    """Validate a dump blowing before any die (OCS 12.11a).
+    """Validate a dump blowing before any die (OCS 12.11a, 12.1b).
+
+    All SP in a hex can be blown, on the ground and loaded on Transport Points (12.11a): the
+    attempt blows the ground (``what:ground``, the default), every load in the hex
+    (``what:loads``), both at once (``what:all``), or one named Transport Point's load. Each of
+    these dumps is blown at most once per phase (12.1b: a load is a dump of its own).
 
     :raises InvalidInput: a zero or malformed amount; :raises IllegalAction: more than is there,
-        or a dump of the other side.
+        a dump of the other side, a dump already blown this phase.
 
     >>> from rules_core.ocs.state import Dump
     >>> s = OcsState(sides=("Axis",), dumps=(Dump(side="Axis", hex="A1", tokens=16),))
@@ -158,16 +181,13 @@ def plan_blow(state: OcsState, action: Blow) -> BlowPlan:
     12
     """
     state.check_side(action.side)
-    if (action.side, action.dump) in state.blown_this_phase:
-        raise IllegalAction(
-            f"The dump in {action.dump} was already blown this phase.", rule="OCS 12.11a"
-        )
     named = parse_tokens(action.amount)
     if named == 0:
         raise InvalidInput("Name how much to blow: at least 1 T.")
-    transport: Unit | None = None
+    ground = 0
+    carriers: list[Unit] = []
     if action.transport is not None:
-        transport = state.unit(action.transport)
+        transport = state.unit(action.transport.strip())
         if transport.side != action.side:
             raise IllegalAction(
                 f"{transport.name} belongs to {transport.side}; only its owner may blow its load.",
@@ -177,17 +197,43 @@ def plan_blow(state: OcsState, action: Blow) -> BlowPlan:
             raise InvalidInput(f"{transport.name} is not a Transport Point counter.")
         if transport.hex != action.dump:
             raise InvalidInput(f"{transport.name} is in {transport.hex}, not in {action.dump}.")
-        held = transport.load_tokens
+        carriers = [transport]
         where = f"loaded on {transport.name}"
     else:
-        held = state.own_dump(action.dump, action.side).tokens
-        where = f"on the ground in {action.dump}"
+        on_ground = state.dump_at(action.dump, action.side) is not None
+        if action.what == "ground" or (action.what == "all" and on_ground):
+            ground = state.own_dump(action.dump, action.side).tokens
+        if action.what in ("loads", "all"):
+            carriers = state.carriers(action.dump, action.side)
+        if action.what != "ground" and not carriers and not ground:
+            state.own_dump(action.dump, action.side)  # the right refusal: none there, or enemy
+            raise InvalidInput(
+                f"{action.side} has no SP loaded on Transport Points in {action.dump}."
+            )
+        where = {
+            "ground": f"on the ground in {action.dump}",
+            "loads": f"loaded on Transport Points in {action.dump}",
+            "all": f"in {action.dump} (ground and loaded)",
+        }[action.what]
+    held = ground + sum(u.load_tokens for u in carriers)
+    plan = BlowPlan(
+        action.side,
+        action.dump,
+        named,
+        held,
+        ground,
+        tuple(carriers),
+        state.options.ocs_rounding,
+    )
+    blown = [d for d in plan.dumps if (action.side, d) in state.blown_this_phase]
+    if blown:
+        raise IllegalAction(f"The dump {blown[0]} was already blown this phase.", rule="OCS 12.11a")
     if named > held:
         raise IllegalAction(
             f"Only {format_tokens(held)} is {where}; {format_tokens(named)} cannot be blown.",
             rule="OCS 12.11a",
         )
-    return BlowPlan(action.side, action.dump, named, held, transport, state.options.ocs_rounding)
+    return plan
 
 
 def roll_blow(plan: BlowPlan, dice: Dice) -> BlowRoll:
@@ -228,11 +274,28 @@ def apply_blow(state: OcsState, plan: BlowPlan, rolled: BlowRoll) -> Outcome[Ocs
             dice=(rolled.roll,),
         )
     ]
-    if plan.transport is not None:
-        new_state = state.with_units(plan.transport.model_copy(update={"load_tokens": left}))
-    else:
-        new_state = state.with_dump(plan.side, plan.hex, left)
-    blown = (*state.blown_this_phase, (plan.side, plan.hex))
+    # the destroyed SP come off the ground first, then off the loads in order (12.11a)
+    to_destroy = rolled.destroyed
+    new_state = state
+    if plan.ground:
+        off_ground = min(to_destroy, plan.ground)
+        to_destroy -= off_ground
+        new_state = new_state.with_dump(plan.side, plan.hex, plan.ground - off_ground)
+    changed: list[Unit] = []
+    for carrier in plan.carriers:
+        off_load = min(to_destroy, carrier.load_tokens)
+        to_destroy -= off_load
+        changed.append(carrier.model_copy(update={"load_tokens": carrier.load_tokens - off_load}))
+        if plan.ground or len(plan.carriers) > 1:
+            steps.append(
+                Step(
+                    rule="OCS 12.11a",
+                    text=f"{carrier.name}: {format_tokens(off_load)} of its load destroyed; "
+                    "the Transport Points themselves are not",
+                )
+            )
+    new_state = new_state.with_units(*changed)
+    blown = (*state.blown_this_phase, *((plan.side, d) for d in plan.dumps))
     new_state = new_state.model_copy(update={"blown_this_phase": blown})
     return Outcome[OcsState](
         state=new_state, steps=tuple(steps), rolls=(rolled.roll,), facts=rolled.facts
@@ -245,6 +308,7 @@ __all__ = [
     "BlowRoll",
     "apply_blow",
     "blown_tokens",
+    "loaded_dump",
     "plan_blow",
     "resolve_dump_add",
     "resolve_dump_adjust",

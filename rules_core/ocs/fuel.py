@@ -155,6 +155,40 @@ def resolve_fuel(state: OcsState, action: FuelAction) -> Outcome[OcsState]:
     return Outcome[OcsState](state=new_state, steps=(*extra, step), facts=facts)
 
 
+def end_fuel(
+    state: OcsState, *, side: str | None, markers_of: str | None
+) -> tuple[OcsState, list[Step]]:
+    """End single-unit fuel (of ``side``, or of every side) and ``markers_of``'s markers (12.5d).
+
+    >>> marker = FuelMarker(side="Axis", method="hq", name="HQ")
+    >>> end_fuel(OcsState(sides=("Axis",), fuel_markers=(marker,)), side=None,
+    ...          markers_of="Axis")[0].fuel_markers
+    ()
+    """
+    changed = [
+        u.model_copy(update={"fuel": "none"})
+        for u in state.units
+        if side in (None, u.side) and u.fuel != "none"
+    ]
+    steps = [
+        Step(rule="OCS 12.5c C", text=f"{u.name}: single-unit fuel ends with the phase")
+        for u in changed
+    ]
+    markers = state.fuel_markers
+    if markers_of is not None:
+        ended = [m for m in markers if m.side == markers_of]
+        markers = tuple(m for m in markers if m.side != markers_of)
+        steps.extend(
+            Step(
+                rule="OCS 12.5d",
+                text=f"{m.name}: "
+                + ("Fuel marker removed" if m.method == "hq" else "Formation marker flipped back"),
+            )
+            for m in ended
+        )
+    return state.with_units(*changed).model_copy(update={"fuel_markers": markers}), steps
+
+
 def resolve_cleanup(state: OcsState, action: Cleanup) -> Outcome[OcsState]:
     """End fuel: single-unit fuel at the end of its phase; all fuel in the Clean Up Phase (12.5d).
 
@@ -164,32 +198,21 @@ def resolve_cleanup(state: OcsState, action: Cleanup) -> Outcome[OcsState]:
     ()
     """
     state.check_side(action.side)
-    changed = [
-        u.model_copy(update={"fuel": "none"})
-        for u in state.units
-        if u.side == action.side and u.fuel != "none"
-    ]
-    steps = [
-        Step(rule="OCS 12.5c C", text=f"{u.name}: single-unit fuel ends with the phase")
-        for u in changed
-    ]
-    markers = state.fuel_markers
-    if action.scope == "cleanup":
-        ended = [m for m in markers if m.side == action.side]
-        markers = tuple(m for m in markers if m.side != action.side)
-        steps.extend(
-            Step(
-                rule="OCS 12.5d",
-                text=f"{m.name}: "
-                + ("Fuel marker removed" if m.method == "hq" else "Formation marker flipped back"),
-            )
-            for m in ended
-        )
-    blown = tuple(b for b in state.blown_this_phase if b[0] != action.side)
-    new_state = state.with_units(*changed).model_copy(
-        update={"fuel_markers": markers, "blown_this_phase": blown}
+    new_state, steps = end_fuel(
+        state,
+        side=action.side,
+        markers_of=action.side if action.scope == "cleanup" else None,
     )
+    blown = tuple(b for b in state.blown_this_phase if b[0] != action.side)
+    new_state = new_state.model_copy(update={"blown_this_phase": blown})
     return Outcome[OcsState](state=new_state, steps=tuple(steps), facts=(("Fuel", "ended"),))
 
 
-__all__ = ["FUEL_METHODS", "FuelMethodRule", "fuel_coverage", "resolve_cleanup", "resolve_fuel"]
+__all__ = [
+    "FUEL_METHODS",
+    "FuelMethodRule",
+    "end_fuel",
+    "fuel_coverage",
+    "resolve_cleanup",
+    "resolve_fuel",
+]

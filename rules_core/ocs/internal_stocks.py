@@ -48,13 +48,15 @@ def recovery_deficit(unit: Unit) -> int:
 def resolve_recover(state: OcsState, action: Recover) -> Outcome[OcsState]:
     """Compulsory recovery of Low/Exhausted units from one dump they reach (OCS 12.10e A-C).
 
-    When the dump covers every level, exactly that is spent. Otherwise all of it is expended:
+    By default the marked units in the dump's hex recover; units further away reach it by a draw
+    or throw path the player states by naming them (12.10e B). When the dump covers every level,
+    exactly that is spent. Otherwise all of it is expended:
     units buy whole levels in priority order (the order named; by default the largest deficit
     in Tokens first, brief §5.4) and the Tokens that buy no level are wasted (12.10e C).
 
     >>> from rules_core.ocs.state import Dump
     >>> s = OcsState(sides=("Axis",), dumps=(Dump(side="Axis", hex="A1", tokens=3),),
-    ...              units=(Unit(name="Bn", side="Axis", internals="EXHAUSTED"),))
+    ...              units=(Unit(name="Bn", side="Axis", internals="EXHAUSTED", hex="A1"),))
     >>> out = resolve_recover(s, Recover(side="Axis", dump="A1"))
     >>> out.state.units[0].internals, out.state.dumps
     ('LOW', ())
@@ -73,12 +75,21 @@ def resolve_recover(state: OcsState, action: Recover) -> Outcome[OcsState]:
             for u in state.units
             if u.side == action.side and u.location == "map" and u.internals != "NONE"
         ]
-        # brief §5.4 default allocation: largest deficit (in Tokens) first, then state order
+        if not marked:
+            raise IllegalAction(
+                f"{action.side} has no unit marked Low or Exhausted.", rule="OCS 12.10e"
+            )
+        # the units that surely reach the dump: those in its hex (12.3a); the others reach it
+        # only by a draw or throw path, a fact the player states by naming them
+        marked = [u for u in marked if u.hex == action.dump]
+        if not marked:
+            raise IllegalAction(
+                f"No unit of {action.side} marked Low or Exhausted is in {action.dump}; name the "
+                "marked units that can draw from the dump or be thrown its supply (units).",
+                rule="OCS 12.10e B",
+            )
+        # default allocation: largest deficit (in Tokens) first, then state order
         units = sorted(marked, key=lambda u: -recovery_deficit(u))
-    if not units:
-        raise IllegalAction(
-            f"{action.side} has no unit marked Low or Exhausted.", rule="OCS 12.10e"
-        )
     needed = sum(LEVELS_TO_RECOVER[u.internals] * recovery_cost_per_level(u) for u in units)
     steps: list[Step] = []
     facts: list[Fact] = []

@@ -23,7 +23,8 @@ UnitKind = Literal["combat", "HQ", "transport"]
 """A combat unit, an HQ (a combat unit too, 12.9b) or a Transport Point counter (non-combat)."""
 Arms = Literal["armor", "mech", "other"]
 """v3 9.4e codes: Armor (yellow, or red with a tank symbol), Mech (red, no tank), Other."""
-Mode = Literal["combat", "move", "DG", "strat"]
+Mode = Literal["combat", "move", "strat", "reserve", "DG"]
+"""A unit's mode: Combat, Move, Strat or Reserve; DG (disorganized) is a mode too (OCS 12.8c)."""
 InternalStocks = Literal["NONE", "LOW", "EXHAUSTED"]
 Movement = Literal["leg", "truck", "track"]
 Fuel = Literal["none", "phase"]
@@ -33,6 +34,13 @@ Formation and HQ fuel, which lasts until the Clean Up Phase, lives on :class:`Fu
 """
 TraceCheck = Literal["traced", "ate", "none"]
 Location = Literal["map", "dead pile", "reinforcement"]
+Phase = Literal["supply", "movement", "reaction", "combat", "exploitation", "cleanup"]
+"""The phases of a Player Turn the supply rules name (12.5d, 12.6, 12.10e, 12.11a).
+
+The Reaction Phase is the reacting (non-phasing) player's; the side of a phase is the player who
+acts in it."""
+Segment = Literal["movement", "barrage", "combat"]
+"""The segment inside a Movement, Reaction or Exploitation Phase (12.11a: Movement Segments)."""
 
 
 class OcsOptions(BaseModel):
@@ -96,11 +104,33 @@ class Unit(BaseModel):
     """Organic Transport Points: their load is exempt from recovery (12.10e B)."""
     location: Location = "map"
     return_turn: int | None = None
+    throw_range: int = Field(default=0, ge=0)
+    """An HQ's printed throw range in MP (12.3b); 0 for other units."""
 
     @property
     def is_combat_unit(self) -> bool:
         """HQs are combat units for supply (12.9b); Transport Points are not (12.9a)."""
         return self.kind != "transport"
+
+    def with_steps(self, steps: int) -> Unit:
+        """A copy with ``steps`` left; a multi-step unit's RE follows its steps (P3 9.11d).
+
+        The RE keeps its share per step (a 2-step, 1-RE unit that loses a step is 1/2 RE), so a
+        unit that still has steps never drops to 0 RE; with no step left it goes to the Dead Pile.
+
+        >>> Unit(name="Pz", side="Axis", steps=2, re=Fraction(1)).with_steps(1).re
+        Fraction(1, 2)
+        >>> Unit(name="Div", side="Axis", steps=3, re=Fraction(3)).with_steps(0).location
+        'dead pile'
+        """
+        update: dict[str, object] = {"steps": steps}
+        if self.steps > 1 and steps > 0:
+            update["re"] = self.re * steps / self.steps
+        if steps == 0:
+            update["location"] = "dead pile"
+            # Fraction(0), never the int 0: the field is a Fraction (serializer warning otherwise)
+            update["re"] = Fraction(0) if self.steps > 1 else self.re
+        return self.model_copy(update=update)
 
     @property
     def is_trucks(self) -> bool:
@@ -116,6 +146,8 @@ class FuelMarker(BaseModel):
     side: str
     method: Literal["formation", "hq"]
     name: str
+    throws_from: str | None = None
+    """HQ method: the single hex the HQ throws fuel from this phase, once chosen (12.5e)."""
 
 
 class OcsState(BaseModel):
@@ -129,7 +161,28 @@ class OcsState(BaseModel):
     units: tuple[Unit, ...] = ()
     fuel_markers: tuple[FuelMarker, ...] = ()
     blown_this_phase: tuple[tuple[str, str], ...] = ()
-    """(side, hex) of the dumps blown this phase: once per dump per phase (12.11a)."""
+    """(side, dump) of the dumps blown this phase: once per dump per phase (12.11a).
+
+    A dump is the hex for SP on the ground, ``"<hex> loaded on <name>"`` for a Transport Point's
+    load (12.1b: each is a dump of its own)."""
+    turn: int = Field(default=1, ge=1)
+    """The game turn (12.8e: Breakout returns are counted from it)."""
+    phase: Phase | None = None
+    """The current phase, once the players track phases with ``/ocs phase`` (None: untracked)."""
+    phase_side: str | None = None
+    """The side whose phase it is (for the Reaction Phase: the reacting side)."""
+    segment: Segment = "movement"
+    """The segment of a Movement, Reaction or Exploitation Phase (12.11a)."""
+    checked: tuple[str, ...] = ()
+    """Units whose trace check was recorded in this Supply Phase (12.6, 12.8a)."""
+    attrition_checked: tuple[str, ...] = ()
+    """Units checked for Attrition in this Supply Phase (12.8a: once per Supply Phase)."""
+    recovered_from: tuple[str, ...] = ()
+    """Dumps (hexes) that paid the compulsory recovery of internals this Supply Phase (12.10e)."""
+    trace_sources: tuple[tuple[str, str], ...] = ()
+    """(formation, source) this Supply Phase: a formation traces to one HQ or dump (12.6f)."""
+    unloaded: tuple[tuple[str, str, int], ...] = ()
+    """(side, hex, Tokens) unloaded this phase: not loaded again this phase (12.2a)."""
 
     def unit(self, name: str) -> Unit:
         """The unit called ``name``.
@@ -344,6 +397,8 @@ __all__ = [
     "Movement",
     "OcsOptions",
     "OcsState",
+    "Phase",
+    "Segment",
     "TraceCheck",
     "Unit",
     "UnitKind",

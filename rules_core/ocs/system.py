@@ -35,9 +35,14 @@ from rules_core.ocs.actions import (
     FuelAction,
     OcsAction,
     Recover,
+    SetPhase,
     Strength,
     Trace,
     UnitAdd,
+    UnitChange,
+    UnitList,
+    UnitMove,
+    UnitRemove,
 )
 from rules_core.ocs.attrition import apply_attrition, plan_attrition, roll_attrition
 from rules_core.ocs.breakout import (
@@ -58,80 +63,22 @@ from rules_core.ocs.dumps import (
 )
 from rules_core.ocs.fuel import resolve_cleanup, resolve_fuel
 from rules_core.ocs.internal_stocks import resolve_recover
-from rules_core.ocs.state import OcsOptions, OcsState, Unit
+from rules_core.ocs.phases import check_phase, record_phase, resolve_phase
+from rules_core.ocs.state import OcsOptions, OcsState
 from rules_core.ocs.strength import combined_arms_multiplier, supply_multiplier
 from rules_core.ocs.summary import table_summary
-from rules_core.ocs.tokens import format_tokens, parse_tokens
 from rules_core.ocs.trace import resolve_trace
+from rules_core.ocs.units import (
+    parse_re,
+    resolve_unit_add,
+    resolve_unit_change,
+    resolve_unit_list,
+    resolve_unit_move,
+    resolve_unit_remove,
+)
 from rules_core.odds import exact_odds
 from rules_core.outcome import Fact, Outcome, Step
 from rules_core.system import GameSystem
-
-
-def parse_re(text: str) -> Fraction:
-    """Regimental Equivalents as an exact fraction: "1", "1/2", "2 1/2", "1.5" (P3 9.11d).
-
-    >>> parse_re("2 1/2"), parse_re("1/2")
-    (Fraction(5, 2), Fraction(1, 2))
-    >>> parse_re("-1")
-    Traceback (most recent call last):
-    ...
-    rules_core.errors.InvalidInput: RE '-1' must be a number of 0 or more, like '1/2' or '2 1/2'.
-    """
-    try:
-        value = sum((Fraction(part) for part in text.split()), Fraction(0))
-    except (ValueError, ZeroDivisionError):
-        value = Fraction(-1)
-    if not text.strip() or value < 0:
-        raise InvalidInput(f"RE {text!r} must be a number of 0 or more, like '1/2' or '2 1/2'.")
-    return value
-
-
-def resolve_unit_add(state: OcsState, action: UnitAdd) -> Outcome[OcsState]:
-    """Add a unit with its printed and current data (brief §5.12).
-
-    >>> s = OcsState(sides=("Axis",))
-    >>> resolve_unit_add(s, UnitAdd(name="1 Bn", side="Axis", steps=1, re="1/2")).state.units[0].re
-    Fraction(1, 2)
-    """
-    state.check_side(action.side)
-    name = action.name.strip()
-    if not name:
-        raise InvalidInput("A unit needs a name.")
-    if any(u.name == name for u in state.units):
-        raise InvalidInput(f"There is already a unit called {name!r}.")
-    load = parse_tokens(action.load)
-    if load and action.kind != "transport":
-        raise InvalidInput("Only Transport Points carry loaded SP.")
-    unit = Unit(
-        name=name,
-        side=action.side,
-        kind=action.kind,
-        hex=action.hex,
-        steps=action.steps,
-        re=parse_re(action.re),
-        ar=action.ar,
-        arms=action.arms,
-        antitank=action.antitank,
-        formation=action.formation,
-        hq=action.hq,
-        brigade=action.brigade,
-        mode=action.mode,
-        movement=action.movement,
-        printed_ma=action.ma,
-        out_of_supply=action.out_of_supply,
-        internals=action.internals,
-        load_tokens=load,
-        organic=action.organic,
-    )
-    text = f"{name} ({action.side} {action.kind}, {unit.steps} step(s), {unit.re} RE, AR {unit.ar})"
-    if load:
-        text += f" carrying {format_tokens(load)}"
-    return Outcome[OcsState](
-        state=state.with_units(unit),
-        steps=(Step(rule="OCS 12.1", text=f"added {text}"),),
-        facts=((name, "added"),),
-    )
 
 
 def _defender_codes(state: OcsState, names: Sequence[str]) -> list[str]:
@@ -147,6 +94,7 @@ def _defender_codes(state: OcsState, names: Sequence[str]) -> list[str]:
 def resolve_strength(state: OcsState, action: Strength) -> Outcome[OcsState]:
     """A unit's supply and combined-arms multipliers as exact fractions (12.8d, v3 9.4e).
 
+    >>> from rules_core.ocs.state import Unit
     >>> s = OcsState(sides=("Axis",), units=(Unit(name="Pz", side="Axis", out_of_supply=True),))
     >>> resolve_strength(s, Strength(unit="Pz", mode="defend", supplied=False, strength=6)).facts
     (('Pz', 'defends ×1/4 = 3/2'),)
@@ -224,15 +172,18 @@ class OcsSystem(GameSystem[OcsState, AnyOcsAction]):
         >>> SYSTEM.acting_side(s, DumpAdd(side="Soviet", hex="A1", amount="1 SP"))
         'Soviet'
         """
-        if isinstance(action, DumpAdd | DumpAdjust | Recover | Blow | Capture | Cleanup | UnitAdd):
+        if isinstance(
+            action,
+            DumpAdd | DumpAdjust | Recover | Blow | Capture | Cleanup | UnitAdd | SetPhase,
+        ):
             return action.side
         if isinstance(action, Attack | Defend):
             names = action.attackers if isinstance(action, Attack) else action.defenders
             return state.unit(names[0].strip()).side if names else None
         if isinstance(action, Trace | Attrition):
             return state.unit(action.units[0].strip()).side if action.units else None
-        if isinstance(action, Breakout):
-            return state.unit(action.unit).side
+        if isinstance(action, Breakout | UnitChange | UnitMove | UnitRemove):
+            return state.unit(action.unit.strip()).side
         if isinstance(action, FuelAction):
             if action.side is not None:
                 return action.side
@@ -250,6 +201,14 @@ class OcsSystem(GameSystem[OcsState, AnyOcsAction]):
         >>> SYSTEM.resolve(s, DumpAdd(side="Axis", hex="A1", amount="2T"), ScriptedDice([])).facts
         (('Dump A1', '2 T'),)
         """
+        check_phase(state, action)
+        outcome = self._resolve(state, action, dice)
+        recorded = record_phase(state, action, outcome.state)
+        if recorded is outcome.state:
+            return outcome
+        return outcome.model_copy(update={"state": recorded})
+
+    def _resolve(self, state: OcsState, action: AnyOcsAction, dice: Dice) -> Outcome[OcsState]:
         if isinstance(action, Attrition):
             plan_a = plan_attrition(state, action)
             return apply_attrition(state, plan_a, roll_attrition(plan_a, dice))
@@ -278,6 +237,7 @@ class OcsSystem(GameSystem[OcsState, AnyOcsAction]):
         >>> SYSTEM.odds(s, Blow(side="Axis", dump="A1", amount="1 T"))
         {(('Destroyed', '0 T'),): Fraction(1, 6), (('Destroyed', '1 T'),): Fraction(5, 6)}
         """
+        check_phase(state, action)
         if isinstance(action, Attrition):
             plan_a = plan_attrition(state, action)
             return exact_odds(lambda dice: roll_attrition(plan_a, dice).facts)
@@ -351,6 +311,10 @@ _HANDLERS: dict[type[Any], Callable[[OcsState, Any], Outcome[OcsState]]] = {
     DumpAdjust: resolve_dump_adjust,
     DumpList: resolve_dump_list,
     UnitAdd: resolve_unit_add,
+    UnitList: resolve_unit_list,
+    UnitChange: resolve_unit_change,
+    UnitMove: resolve_unit_move,
+    UnitRemove: resolve_unit_remove,
     Attack: resolve_attack,
     Defend: resolve_defend,
     FuelAction: resolve_fuel,
@@ -358,6 +322,7 @@ _HANDLERS: dict[type[Any], Callable[[OcsState, Any], Outcome[OcsState]]] = {
     Recover: resolve_recover,
     Strength: resolve_strength,
     Cleanup: resolve_cleanup,
+    SetPhase: resolve_phase,
 }
 
 SYSTEM = OcsSystem()

@@ -21,13 +21,16 @@ RE_FED_PER_TOKEN = 2
 
 
 def eating_cost(re_fed: Iterable[Fraction]) -> int:
-    """Tokens to feed these RE off the map: ceil(RE / 2), pooled per feeding (12.6c, A-EAT-POOL).
+    """Tokens to feed these RE off the map: ceil(RE / 2), pooled per feeding (12.6c).
 
-    >>> [eating_cost([Fraction(x)]) for x in ("1/2", "2", "5/2", "4")]
-    [1, 1, 2, 2]
+    Feeding anyone costs at least 1 T: "for every 1 T spent, up to 2 RE can be fed", so a unit
+    recorded at 0 RE still pays what the smallest surviving unit pays.
+
+    >>> [eating_cost([Fraction(x)]) for x in ("1/2", "2", "5/2", "4", "0")]
+    [1, 1, 2, 2, 1]
     """
     total = sum(re_fed, Fraction(0))
-    return math.ceil(total / RE_FED_PER_TOKEN)
+    return max(1, math.ceil(total / RE_FED_PER_TOKEN))
 
 
 def _record(unit: Unit, check: TraceCheck, out_of_supply: bool) -> Unit:

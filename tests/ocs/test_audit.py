@@ -377,7 +377,7 @@ def test_eating_pools_re_and_rounds_up() -> None:
 def test_recovery_2T_per_level_per_unit_or_RE(
     re: str, level: str, tokens: int, after: str, left: int
 ) -> None:
-    unit = Unit(name="U", side="Axis", steps=3, re=Fraction(re), internals=level)
+    unit = Unit(name="U", side="Axis", hex="D", steps=3, re=Fraction(re), internals=level)
     state = game(unit, dumps=(Dump(side="Axis", hex="D", tokens=tokens),))
     out = run(state, Recover(side="Axis", dump="D"))
     assert out.state.unit("U").internals == after
@@ -466,8 +466,8 @@ def test_state_json_round_trip_is_warning_free() -> None:
 def test_recovery_default_order_is_largest_deficit_in_tokens_first() -> None:
     """Brief §5.4: default allocation largest deficit first — a Low 3-RE division (6 T) before
     an Exhausted 1-RE battalion (4 T); with 6 T the division recovers, the battalion stays."""
-    bn = Unit(name="Bn", side="Axis", internals="EXHAUSTED")
-    div = Unit(name="Div", side="Axis", steps=3, re=Fraction(3), internals="LOW")
+    bn = Unit(name="Bn", side="Axis", hex="D", internals="EXHAUSTED")
+    div = Unit(name="Div", side="Axis", hex="D", steps=3, re=Fraction(3), internals="LOW")
     state = game(bn, div, dumps=(Dump(side="Axis", hex="D", tokens=6),))
     out = run(state, Recover(side="Axis", dump="D"))
     assert out.state.unit("Div").internals == "NONE"

@@ -235,7 +235,7 @@ def test_E6_8_printed_MA_0_refused() -> None:
 
 # --- E7: internal stocks Low → Exhausted → cannot attack ----------------------------------------
 
-BN = Unit(name="Bn", side="Axis")
+BN = Unit(name="Bn", side="Axis", hex="A1")
 
 
 def test_E7_1_to_3_internals_low_exhausted_then_refused() -> None:
@@ -276,7 +276,7 @@ def test_E7_6_low_2T_reachable_recovers_fully() -> None:
 
 
 def test_E7_7_three_RE_exhausted_4T_no_change_all_expended() -> None:
-    div = Unit(name="Div", side="Axis", steps=3, re=Fraction(3), internals="EXHAUSTED")
+    div = Unit(name="Div", side="Axis", hex="A1", steps=3, re=Fraction(3), internals="EXHAUSTED")
     out = run(
         game(div, dumps=[Dump(side="Axis", hex="A1", tokens=4)]), Recover(side="Axis", dump="A1")
     )

@@ -29,7 +29,7 @@ def test_fuel_from_a_loaded_truck_only() -> None:
 
 
 def test_recovery_leaves_SP_on_organic_trucks_alone() -> None:
-    low = Unit(name="Low Bn", side="Axis", internals="LOW")
+    low = Unit(name="Low Bn", side="Axis", hex="A1", internals="LOW")
     state = game(low, ORGANIC, TRUCKS.model_copy(update={"load_tokens": 1}))
     out = run(state, Recover(side="Axis", dump="A1"))
     # only the 1 T on the ordinary Trucks must be expended: it buys nothing and is wasted

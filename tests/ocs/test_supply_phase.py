@@ -1,0 +1,220 @@
+"""The turn as rules state: the Supply Phase order and the phase limits of 12.x (issue 14)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from rules_core.dice import ScriptedDice
+from rules_core.errors import IllegalAction, InvalidInput, RulesError
+from rules_core.ocs import SYSTEM
+from rules_core.ocs.actions import (
+    AnyOcsAction,
+    Attrition,
+    Blow,
+    FuelAction,
+    Recover,
+    SetPhase,
+    Trace,
+    UnitAdd,
+)
+from rules_core.ocs.state import Dump, FuelMarker, OcsState, Unit
+from tests.ocs.helpers import game, run
+
+BN = Unit(name="Bn", side="Axis", hex="A1")
+LOW = Unit(name="Low", side="Axis", hex="A1", internals="LOW")
+FAR = Unit(name="Far", side="Axis", hex="C9", internals="EXHAUSTED")
+DUMP = Dump(side="Axis", hex="A1", tokens=12)
+
+
+def refused(state: OcsState, action: AnyOcsAction) -> RulesError:
+    """The refusal of ``action``: no die used, nothing changed."""
+    before = state.model_dump_json()
+    dice = ScriptedDice([])
+    with pytest.raises(RulesError) as info:
+        SYSTEM.run(state, action, dice)
+    assert dice.rolls == ()
+    assert state.model_dump_json() == before
+    return info.value
+
+
+def at(state: OcsState, side: str, phase: str, **more: object) -> OcsState:
+    return run(state, SetPhase(side=side, phase=phase, **more)).state
+
+
+def test_trace_recovery_and_attrition_belong_to_the_owners_supply_phase() -> None:
+    state = at(game(BN, LOW, dumps=[DUMP]), "Soviet", "supply")
+    for action, rule in (
+        (Trace(units=("Bn",), status="traced"), "OCS 12.6"),
+        (Recover(side="Axis", dump="A1"), "OCS 12.10e"),
+        (Attrition(units=("Bn",)), "OCS 12.8a"),
+    ):
+        error = refused(state, action)
+        assert isinstance(error, IllegalAction) and error.rule == rule
+        assert "it is Soviet's Supply Phase" in str(error)
+    with pytest.raises(IllegalAction):
+        SYSTEM.odds(state, Attrition(units=("Bn",)))  # a preview is refused the same way
+
+
+def test_a_supply_phase_ends_only_after_every_trace_check_and_attrition() -> None:
+    state = at(game(BN, LOW, dumps=[DUMP]), "Axis", "supply", turn=2)
+    error = refused(state, SetPhase(side="Axis", phase="movement"))
+    assert isinstance(error, IllegalAction) and error.rule == "OCS 12.6"
+    assert str(error).startswith("Bn, Low have had no trace check this Supply Phase")
+    state = run(state, Trace(units=("Low",), status="traced")).state
+    state = run(state, Trace(units=("Bn",), status="none")).state
+    error = refused(state, SetPhase(side="Axis", phase="movement"))
+    assert isinstance(error, IllegalAction) and error.rule == "OCS 12.8a"
+    assert "Bn is Out of Supply and must check for Attrition" in str(error)
+    state = run(state, Attrition(units=("Bn",)), [1, 1]).state
+    out = run(state, SetPhase(side="Axis", phase="movement"))
+    assert out.facts == (("Phase", "Axis Movement Phase, turn 2"),)
+
+
+def test_out_of_supply_units_check_again_every_supply_phase() -> None:
+    state = at(game(BN), "Axis", "supply")
+    state = run(state, Trace(units=("Bn",), status="none")).state
+    state = run(state, Attrition(units=("Bn",)), [2, 2]).state
+    state = at(at(state, "Axis", "movement"), "Axis", "supply", turn=2)
+    error = refused(state, Attrition(units=("Bn",)))
+    assert "no trace check this Supply Phase" in str(error)
+    state = run(state, Trace(units=("Bn",), status="none")).state
+    state = run(state, Attrition(units=("Bn",)), [2, 2]).state
+    error = refused(state, Attrition(units=("Bn",)))
+    assert isinstance(error, IllegalAction) and error.rule == "OCS 12.8"
+    assert "already checked for Attrition this Supply Phase" in str(error)
+    traced = at(at(state, "Axis", "movement"), "Axis", "supply", turn=3)
+    traced = run(traced, Trace(units=("Bn",), status="traced")).state
+    assert not traced.unit("Bn").out_of_supply
+    assert at(traced, "Axis", "movement").phase == "movement"  # no Attrition owed
+
+
+def test_recovery_comes_before_eating_off_the_map() -> None:
+    state = at(game(BN, LOW, dumps=[DUMP]), "Axis", "supply")
+    eat = Trace(units=("Bn",), status="eat", dump="A1")
+    error = refused(state, eat)
+    assert isinstance(error, IllegalAction) and error.rule == "OCS 12.10e A"
+    assert "Low is Low or Exhausted, so recover from A1 before eating from it" in str(error)
+    recovered = run(state, Recover(side="Axis", dump="A1")).state
+    out = run(recovered, eat)
+    assert out.fact("Dump") == "-1 T"
+    assert recovered.dump_tokens("A1", "Axis") == 10
+    declared = run(state, eat.model_copy(update={"no_recovery": True}))
+    assert declared.fact("Dump") == "-1 T"
+    nobody_marked = at(game(BN, dumps=[DUMP]), "Axis", "supply")
+    assert run(nobody_marked, eat).fact("Dump") == "-1 T"
+
+
+def test_default_recovery_takes_the_marked_units_in_the_dumps_hex_only() -> None:
+    state = game(LOW, FAR, dumps=[DUMP])
+    out = run(state, Recover(side="Axis", dump="A1"))
+    assert out.state.unit("Low").internals == "NONE"
+    assert out.state.unit("Far").internals == "EXHAUSTED"  # in C9: not assumed to reach A1
+    assert out.fact("Dump") == "-2 T"
+    far_only = game(FAR, dumps=[DUMP])
+    error = refused(far_only, Recover(side="Axis", dump="A1"))
+    assert isinstance(error, IllegalAction) and error.rule == "OCS 12.10e B"
+    named = run(far_only, Recover(side="Axis", dump="A1", units=("Far",)))
+    assert named.state.unit("Far").internals == "NONE"  # the player states it reaches
+
+
+def test_a_unit_cut_to_half_an_RE_by_attrition_still_pays_to_eat() -> None:
+    """Issue 14 bug: a 2-step, 1-RE unit lost a step to Attrition, was set to 0 RE and then ate
+    for 0 T; it keeps 1/2 RE and eating costs what a surviving unit pays (1 T, 12.6c)."""
+    pz = Unit(name="Pz", side="Axis", hex="A1", steps=2, re=Fraction(1), out_of_supply=True)
+    state = run(game(pz, dumps=[DUMP]), Attrition(units=("Pz",)), [3, 3]).state  # 6: -1 step
+    assert (state.unit("Pz").steps, state.unit("Pz").re) == (1, Fraction(1, 2))
+    out = run(state, Trace(units=("Pz",), status="eat", dump="A1"))
+    assert out.fact("Dump") == "-1 T"
+    zero = game(Unit(name="Z", side="Axis", hex="A1", re=Fraction(0)), dumps=[DUMP])
+    assert run(zero, Trace(units=("Z",), status="eat", dump="A1")).fact("Dump") == "-1 T"
+
+
+TRUCKS = Unit(
+    name="Trucks", side="Axis", kind="transport", hex="A1", steps=2, printed_ma=12, load_tokens=8
+)
+
+
+def test_ground_and_loaded_SP_in_one_hex_blow_in_one_attempt() -> None:
+    state = game(TRUCKS, dumps=[Dump(side="Axis", hex="A1", tokens=4)])
+    out = run(state, Blow(side="Axis", dump="A1", amount="3 SP", what="all"), [6])
+    assert out.fact("Destroyed") == "3 SP"
+    assert out.state.dump_tokens("A1", "Axis") == 0
+    assert out.state.unit("Trucks").load_tokens == 0 and out.state.unit("Trucks").steps == 2
+    error = refused(out.state, Blow(side="Axis", dump="A1", amount="1 T", what="loads"))
+    assert str(error) == "Axis has no dump in A1."
+
+
+def test_blowing_the_ground_then_the_load_is_two_dumps_not_one() -> None:
+    state = game(TRUCKS, dumps=[Dump(side="Axis", hex="A1", tokens=4)])
+    state = run(state, Blow(side="Axis", dump="A1", amount="1 SP"), [6]).state
+    out = run(state, Blow(side="Axis", dump="A1", amount="1 SP", transport="Trucks"), [6])
+    assert out.state.unit("Trucks").load_tokens == 4
+    error = refused(out.state, Blow(side="Axis", dump="A1", amount="1 T", what="loads"))
+    assert isinstance(error, IllegalAction) and error.rule == "OCS 12.11a"
+    assert str(error).startswith("The dump A1 loaded on Trucks was already blown this phase")
+
+
+def test_blowing_only_in_the_movement_segments_of_the_owners_phases() -> None:
+    state = game(TRUCKS, dumps=[Dump(side="Axis", hex="A1", tokens=4)])
+    blow = Blow(side="Axis", dump="A1", amount="1 T")
+    for side, phase, segment in (
+        ("Axis", "combat", "movement"),
+        ("Axis", "supply", "movement"),
+        ("Soviet", "movement", "movement"),
+        ("Axis", "movement", "barrage"),
+    ):
+        moved = at(state, side, phase, segment=segment)
+        error = refused(moved, blow)
+        assert isinstance(error, IllegalAction) and error.rule == "OCS 12.11a"
+    for phase in ("movement", "reaction", "exploitation"):
+        assert run(at(state, "Axis", phase), blow, [6]).fact("Destroyed") == "1 T"
+
+
+def test_a_new_phase_allows_the_same_dump_to_be_blown_again() -> None:
+    state = at(game(dumps=[Dump(side="Axis", hex="A1", tokens=8)]), "Axis", "movement")
+    state = run(state, Blow(side="Axis", dump="A1", amount="1 T"), [6]).state
+    refused(state, Blow(side="Axis", dump="A1", amount="1 T"))
+    later = at(state, "Axis", "exploitation")
+    assert run(later, Blow(side="Axis", dump="A1", amount="1 T"), [6]).fact("Destroyed") == "1 T"
+
+
+def test_single_unit_fuel_ends_with_the_phase_fuel_markers_in_clean_up() -> None:
+    pz = Unit(name="Pz", side="Axis", hex="A1", movement="track")
+    state = at(game(pz, dumps=[DUMP]), "Axis", "movement")
+    state = run(state, FuelAction(method="unit", target="Pz", dump="A1")).state
+    marker = FuelMarker(side="Axis", method="hq", name="HQ")
+    state = state.model_copy(update={"fuel_markers": (marker,)})
+    combat = run(state, SetPhase(side="Axis", phase="combat"))
+    assert combat.state.unit("Pz").fuel == "none"
+    assert combat.state.fuel_markers == (marker,)
+    assert "OCS 12.5c C" in combat.rules_cited()
+    cleanup = run(combat.state, SetPhase(side="Axis", phase="cleanup"))
+    assert cleanup.state.fuel_markers == ()
+    assert "OCS 12.5d: HQ: Fuel marker removed" in cleanup.explanation()
+
+
+def test_phase_refusals_and_segments() -> None:
+    state = at(game(), "Axis", "movement")
+    error = refused(state, SetPhase(side="Axis", phase="movement"))
+    assert isinstance(error, InvalidInput) and "already Axis's Movement Phase" in str(error)
+    out = run(state, SetPhase(side="Axis", phase="movement", segment="barrage"))
+    assert out.state.segment == "barrage" and out.facts == (("Segment", "barrage"),)
+    error = refused(state, SetPhase(side="Allies", phase="combat"))
+    assert "not a side of this game" in str(error)
+
+
+def test_units_added_in_a_supply_phase_need_their_check_too() -> None:
+    state = at(game(), "Axis", "supply")
+    state = run(state, UnitAdd(name="New", side="Axis", steps=1, hex="A1")).state
+    error = refused(state, SetPhase(side="Axis", phase="movement"))
+    assert "New has had no trace check" in str(error)
+
+
+def test_untracked_games_keep_working_without_phases() -> None:
+    state = game(BN, LOW, dumps=[DUMP])
+    assert state.phase is None
+    out = run(state, Trace(units=("Bn",), status="eat", dump="A1"))
+    assert out.fact("Dump") == "-1 T"
+    assert run(state, Blow(side="Axis", dump="A1", amount="1 T"), [6]).fact("Destroyed") == "1 T"

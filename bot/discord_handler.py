@@ -25,8 +25,14 @@ import discord
 
 from bot.charts import histogram_png
 from bot.commands import Registry, build_action, build_registry
-from bot.discord_buttons import ActionButton, action_view, install_action_buttons
-from bot.errors import UserError
+from bot.discord_buttons import (
+    ActionButton,
+    EntryButton,
+    action_view,
+    install_action_buttons,
+    used_view,
+)
+from bot.errors import BadCommand, UserError
 from bot.models import Actor, Place, Reply
 from bot.render.embed import render_embed
 
@@ -65,11 +71,13 @@ def actor_of(interaction: discord.Interaction[Any], referee_role: str) -> Actor:
 
 def follow_up_buttons(
     reply: Reply, path: tuple[str, ...], options: dict[str, Any]
-) -> list[ActionButton]:
-    """Buttons that save typing under a result: "Repair" for each malfunctioned weapon, and
-    "Roll again" when an MG kept its ROF (the same fire again). Options too long for a button's
-    ``custom_id`` get no button. A proposal gets "Confirm" (``/game confirm``) for the other
-    side; the service decides who may press it."""
+) -> list[ActionButton | EntryButton]:
+    """Buttons that save typing under a result: "Repair" for each malfunctioned weapon, "Roll
+    again" when an MG kept its ROF (the same fire again), and the reply's follow-ups ("Older
+    entries" under a page of the log). Repair and Roll again name only the log entry they sit
+    under (:class:`EntryButton`): what they run is read back from the log, so no option is ever
+    too long for a button. A proposal gets "Confirm" (``/game confirm``) for the other side; the
+    service decides who may press it."""
     if reply.command == "/game propose" and reply.seq is not None:
         return [
             ActionButton(
@@ -79,28 +87,36 @@ def follow_up_buttons(
                 style=discord.ButtonStyle.success,
             )
         ]
+    buttons: list[ActionButton | EntryButton] = []
+    for follow in reply.follow_ups:
+        with contextlib.suppress(ValueError):  # options too long for a custom id
+            buttons.append(
+                ActionButton(tuple(follow.command.split(".")), dict(follow.options),
+                             label=follow.label[:80])
+            )  # fmt: skip
     if reply.preview or reply.ephemeral or path[:1] != ("asl",):
-        return []
-    buttons: list[ActionButton] = []
-    for subject, result in reply.facts:
-        if result == MALFUNCTIONED and path != ("asl", "repair"):
-            try:
-                buttons.append(
-                    ActionButton(
-                        ("asl", "repair"),
-                        {"weapon": subject},
-                        label=f"Repair {subject}"[:80],
-                        style=discord.ButtonStyle.danger,
-                    )
+        return buttons[:5]
+    if reply.game_id is None or reply.seq is None:
+        return buttons[:5]
+    for index, (subject, result) in enumerate(reply.facts):
+        if result == MALFUNCTIONED and path != ("asl", "repair") and index < 100:
+            buttons.append(
+                EntryButton(
+                    reply.game_id,
+                    reply.seq,
+                    f"repair.{index}",
+                    label=f"Repair {subject}"[:80],
+                    style=discord.ButtonStyle.danger,
                 )
-            except ValueError:
-                continue
+            )
     kept_rof = any(s.startswith("ROF (") and r == "kept" for s, r in reply.facts)
     if kept_rof and path in (("asl", "fire"), ("asl", "tohit")):
-        with contextlib.suppress(ValueError):  # options too long for a button
-            buttons.append(
-                ActionButton(path, options, label="Roll again", style=discord.ButtonStyle.primary)
+        buttons.append(
+            EntryButton(
+                reply.game_id, reply.seq, "again", label="Roll again",
+                style=discord.ButtonStyle.primary,
             )
+        )  # fmt: skip
     return buttons[:5]
 
 
@@ -185,6 +201,22 @@ class DiscordHandler:
         ready = rendered[0] if rendered and rendered[0][0] is reply else None
         await self.send(interaction, reply, path, options, ready=ready[1:] if ready else None)
 
+    async def entry_click(
+        self, interaction: discord.Interaction[Any], game: str, seq: int, what: str
+    ) -> None:
+        """An :class:`EntryButton`: read its command back from log entry ``seq``, then run it
+        like any other (the ``EntryHandler``)."""
+        action, facts = await self.service.logged_action(place_of(interaction), game, seq)
+        if what == "again":
+            path = tuple(str(action["action"]).split("."))
+            options = {k: v for k, v in action.items() if k != "action" and v is not None}
+        else:
+            index = int(what.removeprefix("repair."))
+            if index >= len(facts) or facts[index][1] != MALFUNCTIONED:
+                raise BadCommand(f"Entry #{seq} malfunctioned no such weapon.")
+            path, options = ("asl", "repair"), {"weapon": facts[index][0]}
+        await self.handle(interaction, path, options, False)
+
     @staticmethod
     def _render(
         reply: Reply, path: tuple[str, ...], options: dict[str, Any]
@@ -198,7 +230,10 @@ class DiscordHandler:
         """Show "thinking…"; True if Discord says the interaction was answered already (a
         redelivery: the service answers it from its log and rolls nothing)."""
         try:
-            await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+            if interaction.type == discord.InteractionType.component:
+                await interaction.response.defer()  # the click's message is edited, then a reply
+            else:
+                await interaction.response.defer(ephemeral=ephemeral, thinking=True)
         except discord.HTTPException as exc:
             if exc.code == ALREADY_ACKNOWLEDGED:
                 return True
@@ -221,7 +256,14 @@ class DiscordHandler:
         if reply.stats:
             embed.set_image(url=f"attachment://{files[0].filename}")
         ephemeral = reply.ephemeral or reply.preview
+        clicked = (
+            interaction.type == discord.InteractionType.component
+            and interaction.message is not None
+            and not reply.replayed
+        )
         try:
+            if clicked and not ephemeral and reply.seq is not None:
+                await self._mark_used(interaction, reply)
             if interaction.response.is_done():
                 await interaction.followup.send(
                     embed=embed, files=files or discord.utils.MISSING, view=view,
@@ -241,6 +283,30 @@ class DiscordHandler:
                 return
             raise
 
+    @staticmethod
+    async def _mark_used(interaction: discord.Interaction[Any], reply: Reply) -> None:
+        """Disable the clicked button on its message, labelled with the entry it made; the
+        result then follows as a message of its own."""
+        message = interaction.message
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = data.get("custom_id")
+        if message is None or not isinstance(custom_id, str):
+            return
+        label = next(
+            (
+                str(getattr(child, "label", "") or "")
+                for row in message.components
+                for child in getattr(row, "children", [row])
+                if getattr(child, "custom_id", None) == custom_id
+            ),
+            "",
+        )
+        view = used_view(message, custom_id, f"{label} ✓ #{reply.seq}")
+        if interaction.response.is_done():
+            await interaction.edit_original_response(view=view)
+        else:
+            await interaction.response.edit_message(view=view)
+
 
 def handler_for(bot: Any) -> DiscordHandler:
     """The bot's one handler (created on first use, buttons installed with it)."""
@@ -250,7 +316,7 @@ def handler_for(bot: Any) -> DiscordHandler:
             raise RuntimeError("the game service is not attached to the bot (see bot.cli)")
         handler = DiscordHandler(bot.game_service, bot.settings.referee_role)
         bot.action_handler = handler
-        install_action_buttons(bot, handler.handle)
+        install_action_buttons(bot, handler.handle, handler.entry_click)
     return handler
 
 

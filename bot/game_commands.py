@@ -81,6 +81,9 @@ class GameLog(_Command):
     action: Literal["game.log"] = "game.log"
     read_only: ClassVar[bool] = True
     last: int = Field(default=10, ge=1, le=50, description="How many entries to show")
+    before: int | None = Field(
+        default=None, ge=2, description="Only entries before this entry number (older pages)"
+    )
 
 
 class GameSeed(_Command):

@@ -115,6 +115,17 @@ class ReplyFile(BaseModel):
     content: bytes
 
 
+class FollowUp(BaseModel):
+    """A command the reader may want next, offered as a button in Discord ("Older entries")."""
+
+    model_config = ConfigDict(frozen=True)
+
+    label: str
+    command: str
+    """Dotted, as in the action literal: ``"game.log"``."""
+    options: tuple[tuple[str, int | str], ...] = ()
+
+
 class Reply(BaseModel):
     """Everything a renderer needs to show the result of one command."""
 
@@ -148,6 +159,8 @@ class Reply(BaseModel):
     """True when an interaction seen before was answered from the log, rolling nothing."""
     preview: bool = False
     file: ReplyFile | None = None
+    follow_ups: tuple[FollowUp, ...] = ()
+    """Commands offered next (buttons in Discord; their command lines are in ``fields``)."""
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (the console's ``--json``); a file's content is given as text."""
@@ -164,6 +177,7 @@ __all__ = [
     "Actor",
     "DieView",
     "FaceStats",
+    "FollowUp",
     "OddsLine",
     "Place",
     "Reply",

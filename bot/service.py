@@ -63,7 +63,7 @@ from bot.gamelog import (
     state_hash,
     state_json,
 )
-from bot.models import Actor, DieView, OddsLine, Place, Reply, ReplyFile, UserRef
+from bot.models import Actor, DieView, FollowUp, OddsLine, Place, Reply, ReplyFile, UserRef
 from bot.stats import face_stats
 from bot.storage import Append, GameRow, Repository, StoredEntry
 from rules_core.dice import Roll, ScriptedDice
@@ -297,7 +297,7 @@ class GameService:
         if isinstance(command, gc.GameStatus):
             return await self._status(place)
         if isinstance(command, gc.GameLog):
-            return await self._log(place, command.last)
+            return await self._log(place, command.last, command.before)
         if isinstance(command, gc.GameExport):
             return await self._export(place)
         if isinstance(command, gc.Stats):
@@ -335,6 +335,24 @@ class GameService:
                 names = list(live.system.names(live.state, kind))
         wanted = typed.strip().lower()
         return [n for n in names if wanted in n.lower()][:25]
+
+    async def logged_action(
+        self, place: Place, game_prefix: str, seq: int
+    ) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+        """The action and facts of log entry ``seq`` of this channel's game whose id starts with
+        ``game_prefix`` (what a button under that entry runs again or acts on)."""
+        row = await self._readable(place)
+        if not row.public_id.startswith(game_prefix):
+            raise BadCommand("That button belongs to an earlier game of this channel.")
+        if seq in set(row.table["voided"]):
+            raise BadCommand(f"Entry #{seq} is void, so its button no longer applies.")
+        found = await self.repo.entries(row.id, after=seq - 1, upto=seq)
+        if not found or found[0].kind != "action":
+            raise BadCommand(f"Entry #{seq} is not an action a button can act on.")
+        data = found[0].data()
+        facts = [(str(subject), str(result)) for subject, result in data["outcome"]["facts"]]
+        action: dict[str, Any] = data["action"]
+        return action, facts
 
     # --- loading and locking ---------------------------------------------------------------
 
@@ -1102,15 +1120,50 @@ class GameService:
             fields = (*fields, ("Table", "\n".join(summary)))
         return self._listing(row, "/game status", f"{row.title} ({row.status})", fields)
 
-    async def _log(self, place: Place, last: int) -> Reply:
+    async def _log(self, place: Place, last: int, before: int | None = None) -> Reply:
+        """The ``last`` entries before entry ``before`` (default: up to the head), newest kept:
+        a page holds at most ``LOG_PAGE`` entries and ``LOG_PAGE_CHARS`` characters (what one
+        Discord embed shows), and the entries asked for but not shown are named with the command
+        that shows them, never dropped silently."""
         row = await self._readable(place)
         voided = set(row.table["voided"])
-        fields = tuple(
-            (f"#{e.seq}", _summary(e.data()) + (" (void)" if e.seq in voided else ""))
-            for e in await self.repo.last_entries(row.id, last)
-        )
-        title = f"{row.title}: the last {len(fields)} log entries"
-        return self._listing(row, "/game log", title, fields)
+        upto = row.head_seq if before is None else min(before - 1, row.head_seq)
+        asked = await self.repo.entries(row.id, after=max(0, upto - last), upto=upto)
+        page: list[tuple[int, str]] = []
+        size = 0
+        for entry in reversed(asked):
+            text = _summary(entry.data()) + (" (void)" if entry.seq in voided else "")
+            if len(text) > LOG_ENTRY_CHARS:
+                text = text[: LOG_ENTRY_CHARS - 1] + "…"
+            if len(page) == LOG_PAGE or size + len(text) + 8 > LOG_PAGE_CHARS:
+                break
+            page.append((entry.seq, text))
+            size += len(text) + 8
+        page.reverse()
+        fields = tuple((f"#{seq}", text) for seq, text in page)
+        first, newest = page[0][0], page[-1][0]
+        span = f"entry #{first}" if first == newest else f"entries #{first}–#{newest}"
+        title = f"{row.title}: log {span} of {row.head_seq}"
+        left = len(asked) - len(page)
+        follow_ups: tuple[FollowUp, ...] = ()
+        if first > 1:
+            more = left or min(LOG_PAGE, first - 1)
+            line = f"/game log last:{more} before:{first}"
+            note = (
+                f"{left} of the {len(asked)} entries asked for are older than this page: {line}"
+                if left
+                else f"{'#1' if first == 2 else f'#1–#{first - 1}'}; the next page: {line}"
+            )
+            fields = (*fields, ("Older entries", note))
+            follow_ups = (
+                FollowUp(
+                    label="Older entries",
+                    command="game.log",
+                    options=(("last", more), ("before", first)),
+                ),
+            )
+        reply = self._listing(row, "/game log", title, fields)
+        return reply.model_copy(update={"follow_ups": follow_ups})
 
     def _listing(
         self, row: GameRow, command: str, title: str, fields: tuple[tuple[str, str], ...]
@@ -1360,6 +1413,14 @@ def _odds_lines(odds: Mapping[Any, Fraction]) -> tuple[OddsLine, ...]:
     ]
     lines.sort(key=lambda line: -line.probability)
     return tuple(lines)
+
+
+LOG_PAGE = 20
+"""At most this many entries on one page of ``/game log`` (an embed holds 25 fields)."""
+LOG_PAGE_CHARS = 4000
+"""At most this many characters of entries on one page (an embed holds 6000 in all)."""
+LOG_ENTRY_CHARS = 300
+"""An entry's line in ``/game log`` is cut to this length (the export has it whole)."""
 
 
 def _summary(entry: Mapping[str, Any]) -> str:

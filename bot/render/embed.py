@@ -196,10 +196,11 @@ def render_embed(reply: Reply) -> discord.Embed:
     footer = footer_text(reply)
     budget = TOTAL_LIMIT - len(embed.title or "") - len(description) - len(footer)
     budget -= len(reply.actor or "")
-    for index, (name, value) in enumerate(fields[:FIELDS_LIMIT]):
+    for index, (name, value) in enumerate(fields):
         name, value = cut(name, FIELD_NAME_LIMIT), value or "—"
-        if len(name) + len(value) > budget:
-            left = len(fields) - index
+        last_slot = index == FIELDS_LIMIT - 1 and len(fields) > FIELDS_LIMIT
+        if last_slot or len(name) + len(value) > budget:
+            left = len(fields) - index  # never dropped without saying so
             embed.add_field(name="…", value=f"{left} more parts left out (see /game log)")
             break
         budget -= len(name) + len(value)

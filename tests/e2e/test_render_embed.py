@@ -95,22 +95,41 @@ def test_replayed_and_scripted_results_say_so() -> None:
     )
 
 
+GAME = "0123456789abcdef0123456789abcdef"
+
+
 def test_a_kept_rof_offers_the_same_fire_again_and_a_malfunction_a_repair() -> None:
     options = {"weapons": ("HMG",), "drm": 2}
-    (again,) = follow_up_buttons(fire_reply(), ("asl", "fire"), options)
-    assert again.item.custom_id == 'act:asl.fire:{"drm":2,"weapons":["HMG"]}'
+    (again,) = follow_up_buttons(fire_reply(game_id=GAME), ("asl", "fire"), options)
+    assert again.item.custom_id == "entry:0123456789abcdef:12:again"  # the entry, not options
     assert again.item.label == "Roll again"
-    broke = fire_reply(facts=(("HMG", "malfunctioned"),))
+    broke = fire_reply(game_id=GAME, facts=(("HMG", "fine"), ("LMG", "malfunctioned")))
     (repair,) = follow_up_buttons(broke, ("asl", "fire"), options)
-    assert repair.item.custom_id == 'act:asl.repair:{"weapon":"HMG"}'
+    assert repair.item.custom_id == "entry:0123456789abcdef:12:repair.1"  # the entry's 2nd fact
+    assert repair.item.label == "Repair LMG"
 
 
-def test_no_buttons_under_a_preview_or_when_the_options_do_not_fit_a_button() -> None:
+def test_no_buttons_under_a_preview_or_a_repair() -> None:
     assert follow_up_buttons(fire_reply(preview=True), ("asl", "fire"), {}) == []
-    long = {"weapons": tuple(f"Heavy machine gun {i}" for i in range(8))}
-    assert follow_up_buttons(fire_reply(), ("asl", "fire"), long) == []
     repaired = fire_reply(facts=(("HMG", "malfunctioned"),))
     assert follow_up_buttons(repaired, ("asl", "repair"), {"weapon": "HMG"}) == []
+
+
+def test_roll_again_is_offered_whatever_the_length_of_the_fire_options() -> None:
+    """Regression: options past a custom id's 100 characters used to lose the button."""
+    long = {"weapons": tuple(f"Heavy machine gun {i}" for i in range(8))}
+    (again,) = follow_up_buttons(fire_reply(game_id=GAME), ("asl", "fire"), long)
+    assert again.item.label == "Roll again"
+    assert len(again.item.custom_id or "") <= 100
+
+
+def test_an_embed_with_more_fields_than_discord_allows_says_how_many_are_left_out() -> None:
+    """Regression: fields past the 25th were dropped without a word."""
+    many = fire_reply(facts=(), steps=(), fields=tuple((f"#{i}", "x") for i in range(1, 38)))
+    embed = render_embed(many)
+    assert len(embed.fields) == FIELDS_LIMIT
+    assert embed.fields[-1].name == "…"
+    assert embed.fields[-1].value == "13 more parts left out (see /game log)"
 
 
 def test_files_are_the_export_and_one_histogram_per_die_size() -> None:
@@ -175,6 +194,7 @@ class _Interaction:
     """What the handler reads of a ``discord.Interaction``."""
 
     id = 99
+    type = discord.InteractionType.application_command
     guild_id = 1
     channel_id = 2
     channel = None

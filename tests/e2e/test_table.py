@@ -13,7 +13,7 @@ import pytest
 import pytest_asyncio
 
 from tests.e2e.conftest import BotLauncher, BotProcess
-from tests.fake_discord import FakeDiscord, Reply
+from tests.fake_discord import FakeDiscord, Reply, SentInteraction
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
@@ -58,3 +58,98 @@ async def test_help_lists_one_group_whatever_its_case(
     assert reply.ephemeral
     assert reply.embeds[0]["title"] == "/asl commands"
     assert "`/asl fire`" in reply.text and "/game new" not in reply.text
+
+
+async def click_result(sent: SentInteraction) -> Reply:
+    """The result a successful click posts, after the click's own message was updated."""
+    while True:
+        reply = await sent.next_reply(TIMEOUT)
+        if reply.kind == "followup" or (reply.kind == "callback" and reply.type == 4):
+            return reply
+
+
+async def new_asl_game(discord: FakeDiscord, channel: str) -> None:
+    await answer(discord, ["game", "new"], {"system": "asl"}, channel=channel)
+    await answer(discord, ["game", "seat"], {"side": "Axis"}, channel=channel)
+
+
+async def test_the_log_shows_the_newest_entries_and_pages_the_rest(
+    table: tuple[FakeDiscord, BotProcess],
+) -> None:
+    """Regression: last:50 on a 37-entry game showed #1-#25 and dropped the 12 newest."""
+    discord, _ = table
+    channel = "log-1"
+    await new_asl_game(discord, channel)
+    for n in range(35):
+        await answer(discord, ["roll"], {"dice": "dr", "reason": f"r{n}"}, channel=channel)
+    page = await answer(discord, ["game", "log"], {"last": 50}, channel=channel)
+    shown = [f["name"] for f in page.embeds[0]["fields"]]
+    assert shown == [f"#{n}" for n in range(18, 38)] + ["Older entries"], shown
+    assert page.embeds[0]["title"] == "Advanced Squad Leader game: log entries #18–#37 of 37"
+    older = page.embeds[0]["fields"][-1]["value"]
+    assert older.endswith("/game log last:17 before:18")
+    (button,) = page.custom_ids
+    assert page.message is not None
+    sent = await discord.click(button, page.message["id"], channel=channel)
+    rest = await sent.next_reply(TIMEOUT)
+    assert rest.ephemeral
+    assert [f["name"] for f in rest.embeds[0]["fields"]] == [f"#{n}" for n in range(1, 18)]
+
+
+async def test_a_used_repair_button_is_disabled_and_names_its_entry(
+    table: tuple[FakeDiscord, BotProcess],
+) -> None:
+    """Regression: "Repair MMG" stayed active and a second click answered "MMG is ok"."""
+    discord, _ = table
+    channel = "buttons-1"
+    await new_asl_game(discord, channel)
+    weapon = {"name": "MMG", "side": "Axis", "kind": "sw_mg", "b": 2, "repair": 3}
+    await answer(discord, ["asl", "weapon", "add"], weapon, channel=channel)
+    await answer(discord, ["asl", "phase"], {"phase": "pfph", "side": "Axis"}, channel=channel)
+    fire = await answer(discord, ["asl", "fire"], {"weapons": "MMG"}, channel=channel)
+    (repair_id,) = fire.custom_ids  # B2: every DR malfunctions it
+    await answer(discord, ["asl", "phase"], {"phase": "rph", "side": "Axis"}, channel=channel)
+    assert fire.message is not None
+    sent = await discord.click(repair_id, fire.message["id"], channel=channel)
+    update = await sent.next_reply(TIMEOUT)
+    result = await click_result(sent)
+    seq = int(result.embeds[0]["title"].split()[0].removeprefix("#"))
+    assert update.kind in ("callback", "edit")
+    (button,) = discord.messages[fire.message["id"]]["components"][0]["components"]
+    assert button["disabled"] is True
+    assert button["label"] == f"Repair MMG ✓ #{seq}"
+    with pytest.raises(AssertionError, match="is disabled"):
+        await discord.click(repair_id, fire.message["id"], channel=channel)
+
+
+async def test_roll_again_survives_options_longer_than_a_custom_id(
+    table: tuple[FakeDiscord, BotProcess],
+) -> None:
+    """Regression: "Roll again" vanished when its options passed 100 characters."""
+    discord, _ = table
+    channel = "buttons-2"
+    await new_asl_game(discord, channel)
+    await answer(discord, ["asl", "phase"], {"phase": "pfph", "side": "Axis"}, channel=channel)
+    for attempt in range(20):  # ROF 4 is kept on a colored die of 1-4
+        names = [f"Heavy machine gun {attempt}{letter} of 1st Platoon" for letter in "ABCD"]
+        for name in names:
+            weapon = {"name": name, "side": "Axis", "kind": "sw_mg", "rof": 4}
+            await answer(discord, ["asl", "weapon", "add"], weapon, channel=channel)
+        fire = await answer(
+            discord, ["asl", "fire"], {"weapons": ", ".join(names)}, channel=channel
+        )
+        if any(c.endswith(":again") for c in fire.custom_ids):
+            break
+    else:
+        pytest.fail("no ROF 4 fire kept its ROF in twenty tries")
+    assert len(", ".join(names)) > 100
+    (again,) = [c for c in fire.custom_ids if c.endswith(":again")]
+    assert fire.message is not None
+    second = await click_result(await discord.click(again, fire.message["id"], channel=channel))
+    assert second.embeds[0]["title"].endswith("/asl fire — Axis"), second.data
+    assert all(name in second.text for name in names)  # the same weapons, read from the log
+    used = [
+        b for b in discord.messages[fire.message["id"]]["components"][0]["components"]
+        if b["custom_id"] == again
+    ]  # fmt: skip
+    assert used[0]["disabled"] is True

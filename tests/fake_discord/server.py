@@ -305,8 +305,19 @@ class FakeDiscord:
     async def click(
         self, custom_id: str, message_id: str, *, user: str = "alice", channel: str = "general"
     ) -> SentInteraction:
-        """Click the button ``custom_id`` on a message the bot posted."""
+        """Click the button ``custom_id`` on a message the bot posted (as Discord, only an
+        enabled button on the message can be clicked)."""
         message = self.messages[message_id]
+        buttons = {
+            button["custom_id"]: button
+            for row in message.get("components") or []
+            for button in row.get("components", [row])
+            if "custom_id" in button
+        }
+        if custom_id not in buttons:
+            raise AssertionError(f"message {message_id} has no button {custom_id!r}")
+        if buttons[custom_id].get("disabled"):
+            raise AssertionError(f"the button {custom_id!r} is disabled")
         data = {"custom_id": custom_id, "component_type": 2}
         return await self._send(INTERACTION_COMPONENT, data, user, channel, message=message)
 

@@ -410,7 +410,9 @@ async def test_a_set_up_proposal_is_confirmed_by_the_other_player_with_a_button(
     own = await mine.next_reply(TIMEOUT)
     assert own.ephemeral and "other side" in own.content, own.data
     sent = await discord.click(confirm, proposal.message["id"], user="alice", channel=channel)
-    done = await sent.next_reply(TIMEOUT)
+    done = await click_result(sent)
     assert embed(done)["title"] == f"#{seq + 1} /asl level", done.data
+    (used,) = discord.messages[proposal.message["id"]]["components"][0]["components"]
+    assert used["disabled"] and used["label"] == f"Confirm #{seq} ✓ #{seq + 1}"
     status = await answer(discord, ["game", "status"], channel=channel)
     assert "Axis: Ammunition Shortage level 3" in fields(status)["Table"]

@@ -26,6 +26,26 @@ class _Action(BaseModel):
     model_config = ConfigDict(frozen=True)
 
 
+def _hq() -> Any:
+    return Field(
+        default=None,
+        description="The HQ that draws from the dump and throws the supply (12.3b)",
+        json_schema_extra=_UNIT,
+    )
+
+
+def _draw_mp() -> Any:
+    return Field(
+        default=None, ge=0, le=99, description="MP from the dump to who draws (12.3a: 5 at most)"
+    )
+
+
+def _throw_mp() -> Any:
+    return Field(
+        default=None, ge=0, le=99, description="MP the HQ throws to the farthest unit (12.3b)"
+    )
+
+
 class DumpAdd(_Action):
     """Put supply on the ground: a new dump, or more SP in a side's dump (OCS 12.1)."""
 
@@ -135,6 +155,10 @@ class UnitMove(_Action):
         default="move",
         description="move/overrun need fuel on Truck or Track MP; retreat, advance, rail do not",
     )
+    hq_at: str | None = Field(
+        default=None,
+        description="HQ fuel: the one hex the fueled HQ throws from this phase (12.5e)",
+    )
 
 
 class UnitRemove(_Action):
@@ -157,13 +181,16 @@ class Attack(_Action):
     )
     dump: str | None = Field(
         default=None,
-        description="Hex of the dump they draw from (none reachable: omit)",
+        description="Hex of the dump(s) they draw from, e.g. 0905 or 0905, 1006 (none: omit)",
         json_schema_extra=_DUMP,
     )
     organic: bool = Field(
         default=True,
         description="Draw on SP loaded on Organic Trucks too (12.10a: may use internals)",
     )
+    hq: str | None = _hq()
+    draw_mp: int | None = _draw_mp()
+    throw_mp: int | None = _throw_mp()
 
 
 class Defend(_Action):
@@ -173,7 +200,7 @@ class Defend(_Action):
     defenders: tuple[str, ...] = Field(description="The defending units", json_schema_extra=_UNIT)
     dump: str | None = Field(
         default=None,
-        description="Hex of the dump they draw from (none reachable: omit)",
+        description="Hex of the dump(s) they draw from, e.g. 0905 or 0905, 1006 (none: omit)",
         json_schema_extra=_DUMP,
     )
     organic: bool = Field(
@@ -181,6 +208,9 @@ class Defend(_Action):
         description="Draw on SP loaded on Organic Trucks too (12.10a: may use internals)",
     )
     withhold: bool = Field(default=False, description="Withhold combat supply: defend at half")
+    hq: str | None = _hq()
+    draw_mp: int | None = _draw_mp()
+    throw_mp: int | None = _throw_mp()
 
 
 class FuelAction(_Action):
@@ -200,6 +230,9 @@ class FuelAction(_Action):
         default=False,
         description="The unit cannot use its formation's or HQ's fuel (other source, out of range)",
     )
+    hq: str | None = _hq()
+    draw_mp: int | None = _draw_mp()
+    throw_mp: int | None = _throw_mp()
 
 
 class Trace(_Action):
@@ -219,6 +252,13 @@ class Trace(_Action):
     no_recovery: bool = Field(
         default=False, description="Eating: no Low or Exhausted unit can draw from this dump"
     )
+    hq: str | None = Field(
+        default=None,
+        description="The HQ they trace through (12.6f), or that throws what they eat",
+        json_schema_extra=_UNIT,
+    )
+    draw_mp: int | None = _draw_mp()
+    throw_mp: int | None = _throw_mp()
 
 
 class Recover(_Action):
@@ -229,9 +269,12 @@ class Recover(_Action):
     dump: str = Field(description="Hex of the dump the units reach", json_schema_extra=_DUMP)
     units: tuple[str, ...] = Field(
         default=(),
-        description="Marked units that reach it, by priority (default: all, worst first)",
+        description="Marked units that reach it, by priority (default: in its hex or the HQ's)",
         json_schema_extra=_UNIT,
     )
+    hq: str | None = _hq()
+    draw_mp: int | None = _draw_mp()
+    throw_mp: int | None = _throw_mp()
 
 
 class Attrition(_Action):
@@ -338,8 +381,10 @@ class SetPhase(_Action):
     """Go to a phase of a Player Turn: the supply rules then follow the turn's order."""
 
     action: Literal["ocs.phase"] = "ocs.phase"
+    advances_turn: ClassVar[bool] = True
     side: str = Field(
-        description="Whose phase (the Reaction Phase: the reacting side)", json_schema_extra=_SIDE
+        description="Whose phase (the Reaction Phase: the reacting side)",
+        json_schema_extra={"autocomplete": "side", "names_enemy": True},
     )
     phase: Phase = Field(description="supply, movement, reaction, combat, exploitation, cleanup")
     segment: Segment = Field(

@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from rules_core.errors import IllegalAction, InvalidInput
 from rules_core.ocs.actions import Attack, Defend
+from rules_core.ocs.draw import SupplySource, supply_source
 from rules_core.ocs.state import InternalStocks, OcsState, Unit
 from rules_core.ocs.strength import supply_multiplier
 from rules_core.ocs.tokens import format_tokens
@@ -67,8 +68,8 @@ def _combat_units(state: OcsState, names: Sequence[str]) -> list[Unit]:
     return units
 
 
-def _reachable(state: OcsState, hex: str | None, side: str, organic: bool) -> int:
-    return 0 if hex is None else state.supply_at(hex, side, organic=organic)
+def _source(state: OcsState, action: Attack | Defend, side: str) -> SupplySource:
+    return supply_source(state, side, action.dump, action.hq, action.draw_mp, action.throw_mp)
 
 
 def resolve_attack(state: OcsState, action: Attack) -> Outcome[OcsState]:
@@ -88,7 +89,8 @@ def resolve_attack(state: OcsState, action: Attack) -> Outcome[OcsState]:
     """
     units = _combat_units(state, action.attackers)
     side = units[0].side
-    available = _reachable(state, action.dump, side, action.organic)
+    source = _source(state, action, side)
+    available = source.available(state, organic=action.organic)
     dak = state.options.dak_brigades
     costs = {u.name: attacker_cost(u, dak_brigades=dak) for u in units}
     left = available
@@ -111,7 +113,7 @@ def resolve_attack(state: OcsState, action: Attack) -> Outcome[OcsState]:
             "drop those units or find more supply.",
             rule="OCS 12.4",
         )
-    steps: list[Step] = []
+    steps: list[Step] = list(source.steps)
     facts: list[Fact] = []
     changed: list[Unit] = []
     for unit in on_map:
@@ -119,7 +121,7 @@ def resolve_attack(state: OcsState, action: Attack) -> Outcome[OcsState]:
             Step(
                 rule="OCS 12.4",
                 text=f"{unit.name}: {unit.steps} step(s) pay {format_tokens(costs[unit.name])}"
-                + (f" from the dump in {action.dump}" if action.dump else ""),
+                + (f" from {source.where}" if source.dumps else ""),
             )
         )
         facts.append((unit.name, f"paid {format_tokens(costs[unit.name])}"))
@@ -152,9 +154,7 @@ def resolve_attack(state: OcsState, action: Attack) -> Outcome[OcsState]:
         steps.append(
             Step(rule="OCS 12.8d", text=f"{unit.name} is Out of Supply: attacks ×{multiplier}")
         )
-    new_state = state.with_units(*changed)
-    if action.dump is not None:
-        new_state = new_state.spend(action.dump, side, available - left, organic=action.organic)
+    new_state = source.spend(state.with_units(*changed), available - left, organic=action.organic)
     paid = available - left
     if paid:
         facts.append(("Dump", f"-{format_tokens(paid)}"))
@@ -178,15 +178,17 @@ def resolve_defend(state: OcsState, action: Defend) -> Outcome[OcsState]:
     """
     units = _combat_units(state, action.defenders)
     side = units[0].side
-    available = _reachable(state, action.dump, side, action.organic)
+    source = _source(state, action, side)
+    available = source.available(state, organic=action.organic)
     cost = defender_cost(units)
     total_re = sum((u.re for u in units), Fraction(0))
     steps: list[Step] = [
+        *source.steps,
         Step(
             rule="OCS 12.4",
             text=f"defending RE {total_re}: the defence costs {format_tokens(cost)}"
             + (" (1 RE or less)" if cost == 1 else ""),
-        )
+        ),
     ]
     facts: list[Fact] = []
     changed: list[Unit] = []
@@ -199,9 +201,7 @@ def resolve_defend(state: OcsState, action: Defend) -> Outcome[OcsState]:
         supplied = {u.name: False for u in units}
     elif cost <= available:
         left = available - cost
-        steps.append(
-            Step(rule="OCS 12.4", text=f"{format_tokens(cost)} paid from the dump in {action.dump}")
-        )
+        steps.append(Step(rule="OCS 12.4", text=f"{format_tokens(cost)} paid from {source.where}"))
         supplied = {u.name: True for u in units}
         facts.append(("Dump", f"-{format_tokens(cost)}"))
     else:
@@ -251,9 +251,7 @@ def resolve_defend(state: OcsState, action: Defend) -> Outcome[OcsState]:
             Step(rule="OCS 12.8d", text=f"{unit.name} ({state_text}) defends ×{multiplier}")
         )
         facts.append((unit.name, f"defends ×{multiplier}"))
-    new_state = state.with_units(*changed)
-    if action.dump is not None:
-        new_state = new_state.spend(action.dump, side, available - left, organic=action.organic)
+    new_state = source.spend(state.with_units(*changed), available - left, organic=action.organic)
     return Outcome[OcsState](state=new_state, steps=tuple(steps), facts=tuple(facts))
 
 

@@ -11,6 +11,7 @@ from typing import Literal
 
 from rules_core.errors import IllegalAction, InvalidInput
 from rules_core.ocs.actions import Cleanup, FuelAction
+from rules_core.ocs.draw import supply_source
 from rules_core.ocs.state import FuelMarker, OcsState, Unit
 from rules_core.ocs.tokens import format_tokens
 from rules_core.outcome import Outcome, Step
@@ -136,14 +137,16 @@ def resolve_fuel(state: OcsState, action: FuelAction) -> Outcome[OcsState]:
         raise InvalidInput(f"{action.target} belongs to {side}, not {action.side}.")
     if marker is not None and marker in state.fuel_markers:
         raise IllegalAction(f"{action.target} is already fueled.", rule=rule.rule)
-    held = state.supply_at(action.dump, side)
+    source = supply_source(state, side, action.dump, action.hq, action.draw_mp, action.throw_mp)
+    held = source.available(state)
     if held < rule.tokens:
         raise IllegalAction(
-            f"Fuel costs {format_tokens(rule.tokens)}; the dump in {action.dump} holds "
-            f"{format_tokens(held)}.",
+            f"Fuel costs {format_tokens(rule.tokens)}; {source.where} "
+            f"{'holds' if len(source.dumps) == 1 else 'hold'} {format_tokens(held)}.",
             rule=rule.rule,
         )
-    new_state = state.with_units(*changed).spend(action.dump, side, rule.tokens)
+    extra = [*source.steps, *extra]
+    new_state = source.spend(state.with_units(*changed), rule.tokens)
     if marker is not None:
         new_state = new_state.model_copy(update={"fuel_markers": (*state.fuel_markers, marker)})
     step = Step(

@@ -11,6 +11,7 @@ from fractions import Fraction
 
 from rules_core.errors import IllegalAction, InvalidInput
 from rules_core.ocs.actions import Recover
+from rules_core.ocs.draw import supply_source
 from rules_core.ocs.state import InternalStocks, OcsState, Unit
 from rules_core.ocs.tokens import format_tokens
 from rules_core.outcome import Fact, Outcome, Step
@@ -63,7 +64,10 @@ def resolve_recover(state: OcsState, action: Recover) -> Outcome[OcsState]:
     """
     state.check_side(action.side)
     # 12.10e B: every dump the units reach must pay, except SP loaded on Organic Trucks
-    available = state.supply_at(action.dump, action.side, organic=False)
+    source = supply_source(
+        state, action.side, action.dump, action.hq, action.draw_mp, action.throw_mp
+    )
+    available = source.available(state, organic=False)
     if action.units:
         units = state.side_units(action.units, action.side)
         unmarked = [u.name for u in units if u.internals == "NONE"]
@@ -81,17 +85,22 @@ def resolve_recover(state: OcsState, action: Recover) -> Outcome[OcsState]:
             )
         # the units that surely reach the dump: those in its hex (12.3a); the others reach it
         # only by a draw or throw path, a fact the player states by naming them
-        marked = [u for u in marked if u.hex == action.dump]
+        hq = source.hq.name if source.hq else None
+        marked = [
+            u for u in marked if u.hex in source.dumps or (hq is not None and hq in (u.hq, u.name))
+        ]
         if not marked:
             raise IllegalAction(
-                f"No unit of {action.side} marked Low or Exhausted is in {action.dump}; name the "
-                "marked units that can draw from the dump or be thrown its supply (units).",
+                f"No unit of {action.side} marked Low or Exhausted is in {action.dump}"
+                + (f" or draws from {hq}" if hq else "")
+                + "; name the marked units that can draw from the dump or be thrown its "
+                "supply (units).",
                 rule="OCS 12.10e B",
             )
         # default allocation: largest deficit (in Tokens) first, then state order
         units = sorted(marked, key=lambda u: -recovery_deficit(u))
     needed = sum(LEVELS_TO_RECOVER[u.internals] * recovery_cost_per_level(u) for u in units)
-    steps: list[Step] = []
+    steps: list[Step] = list(source.steps)
     facts: list[Fact] = []
     changed: list[Unit] = []
     left = available
@@ -134,9 +143,7 @@ def resolve_recover(state: OcsState, action: Recover) -> Outcome[OcsState]:
             )
         )
     facts.append(("Dump", f"-{format_tokens(spent_total)}"))
-    new_state = state.with_units(*changed).spend(
-        action.dump, action.side, spent_total, organic=False
-    )
+    new_state = source.spend(state.with_units(*changed), spent_total, organic=False)
     return Outcome[OcsState](state=new_state, steps=tuple(steps), facts=tuple(facts))
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from rules_core.errors import IllegalAction, InvalidInput
 from rules_core.ocs.actions import AnyOcsAction, Attrition, Blow, Recover, SetPhase, Trace
+from rules_core.ocs.draw import dump_hexes
 from rules_core.ocs.fuel import end_fuel
 from rules_core.ocs.state import OcsState, Phase, Unit
 from rules_core.outcome import Outcome, Step
@@ -144,7 +145,7 @@ def check_phase(state: OcsState, action: AnyOcsAction) -> None:
             for u in state.units
             if u.side == side and u.location == "map" and u.internals != "NONE"
         ]
-        hexes = [h.strip() for h in action.dump.split(",") if h.strip()]
+        hexes = dump_hexes(action.dump)
         owed = [h for h in hexes if h not in state.recovered_from]
         if marked and owed and not action.no_recovery:
             raise IllegalAction(
@@ -154,6 +155,19 @@ def check_phase(state: OcsState, action: AnyOcsAction) -> None:
                 "can draw from it (no-recovery:true).",
                 rule="OCS 12.10e A",
             )
+    if isinstance(action, Trace) and action.status == "traced" and action.hq is not None:
+        hq = action.hq.strip()
+        for name in action.units:
+            unit = state.unit(name.strip())
+            if unit.formation is None:
+                continue
+            used = dict(state.trace_sources).get(unit.formation)
+            if used is not None and used != hq:
+                raise IllegalAction(
+                    f"{unit.formation} traces through {used} this Supply Phase; {unit.name} "
+                    f"traces to the same HQ, or eats off the map, or is Out of Supply.",
+                    rule="OCS 12.6f",
+                )
     if isinstance(action, Attrition):
         for name in action.units:
             unit = state.unit(name.strip())
@@ -183,13 +197,21 @@ def record_phase(state: OcsState, action: AnyOcsAction, after: OcsState) -> OcsS
     if isinstance(action, Trace):
         names = tuple(state.unit(n.strip()).name for n in action.units)
         checked = (*after.checked, *(n for n in names if n not in after.checked))
-        return after.model_copy(update={"checked": checked})
+        sources = after.trace_sources
+        if action.status == "traced" and action.hq is not None:
+            known = dict(sources)
+            for name in names:
+                formation = state.unit(name).formation
+                if formation is not None and formation not in known:
+                    known[formation] = action.hq.strip()
+            sources = tuple(known.items())
+        return after.model_copy(update={"checked": checked, "trace_sources": sources})
     if isinstance(action, Attrition):
         names = tuple(state.unit(n.strip()).name for n in action.units)
         done = (*after.attrition_checked, *(n for n in names if n not in after.attrition_checked))
         return after.model_copy(update={"attrition_checked": done})
     if isinstance(action, Recover):
-        hexes = [h.strip() for h in action.dump.split(",") if h.strip()]
+        hexes = dump_hexes(action.dump)
         recovered = (*after.recovered_from, *(h for h in hexes if h not in after.recovered_from))
         return after.model_copy(update={"recovered_from": recovered})
     return after
@@ -231,7 +253,10 @@ def resolve_phase(state: OcsState, action: SetPhase) -> Outcome[OcsState]:
     ended = end_fuel(new_state, side=None, markers_of=None)
     new_state, fuel_steps = ended
     steps.extend(fuel_steps)
-    markers = tuple(m.model_copy(update={"throws_from": None}) for m in new_state.fuel_markers)
+    markers = tuple(
+        m.model_copy(update={"throws_from": None, "started_in": None})
+        for m in new_state.fuel_markers
+    )
     update: dict[str, object] = {
         "turn": turn,
         "phase": action.phase,

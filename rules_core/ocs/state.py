@@ -148,6 +148,8 @@ class FuelMarker(BaseModel):
     name: str
     throws_from: str | None = None
     """HQ method: the single hex the HQ throws fuel from this phase, once chosen (12.5e)."""
+    started_in: str | None = None
+    """HQ method: the hex the HQ started its move from this phase, if it moved (12.5e)."""
 
 
 class OcsState(BaseModel):

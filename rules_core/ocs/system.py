@@ -174,9 +174,12 @@ class OcsSystem(GameSystem[OcsState, AnyOcsAction]):
         """
         if isinstance(
             action,
-            DumpAdd | DumpAdjust | Recover | Blow | Capture | Cleanup | UnitAdd | SetPhase,
+            DumpAdd | DumpAdjust | Recover | Blow | Capture | Cleanup | UnitAdd,
         ):
             return action.side
+        if isinstance(action, SetPhase):
+            # the side whose phase it is hands the turn on; the first phase is its own side's
+            return action.side if state.phase_side is None else None
         if isinstance(action, Attack | Defend):
             names = action.attackers if isinstance(action, Attack) else action.defenders
             return state.unit(names[0].strip()).side if names else None
@@ -281,6 +284,9 @@ class OcsSystem(GameSystem[OcsState, AnyOcsAction]):
                     return unit.side
             members = {u.side for u in state.units if name in (u.formation, u.hq)}
             return members.pop() if len(members) == 1 else None
+        if kind == "dump" and "," in name:  # one or more dumps (12.3a)
+            sides = {self.owner_side(state, kind, part.strip(), acting) for part in name.split(",")}
+            return sides.pop() if len(sides) == 1 else None
         if kind == "dump":
             if acting is not None and state.dump_at(name, acting) is not None:
                 return acting
@@ -288,6 +294,14 @@ class OcsSystem(GameSystem[OcsState, AnyOcsAction]):
             owners |= {u.side for u in state.units if u.hex == name and u.load_tokens}
             return owners.pop() if len(owners) == 1 else None
         return super().owner_side(state, kind, name, acting)
+
+    def turn_side(self, state: OcsState) -> str | None:
+        """The side whose phase it is, once phases are tracked (``/ocs phase``).
+
+        >>> SYSTEM.turn_side(SYSTEM.new_state(["Axis", "Soviet"], {})) is None
+        True
+        """
+        return state.phase_side
 
     def names(self, state: OcsState, kind: str) -> list[str]:
         """Autocomplete: ``unit`` names, ``dump`` hexes, ``side`` names (OCS 12.1b dumps).

@@ -12,6 +12,7 @@ from fractions import Fraction
 
 from rules_core.errors import IllegalAction, InvalidInput
 from rules_core.ocs.actions import Trace
+from rules_core.ocs.draw import supply_source, throwing_hq
 from rules_core.ocs.state import OcsState, TraceCheck, Unit
 from rules_core.ocs.tokens import format_tokens
 from rules_core.outcome import Fact, Outcome, Step
@@ -69,7 +70,14 @@ def resolve_trace(state: OcsState, action: Trace) -> Outcome[OcsState]:
     steps: list[Step] = []
     facts: list[Fact] = []
     new_state = state
+    if action.status != "eat" and (action.draw_mp is not None or action.throw_mp is not None):
+        raise InvalidInput("Path lengths (draw-mp, throw-mp) are stated only for eating.")
     if action.status == "traced":
+        if action.hq is not None:
+            hq = throwing_hq(state, side, action.hq)  # 12.6e: not from Strat Mode
+            steps.append(
+                Step(rule="OCS 12.6", text=f"trace supply thrown by {hq.name} (12.3b, 12.6f)")
+            )
         changed = [_record(u, "traced", False) for u in units]
         for unit in units:
             text = f"{unit.name} traces to a Supply Source"
@@ -91,26 +99,28 @@ def resolve_trace(state: OcsState, action: Trace) -> Outcome[OcsState]:
             )
         if action.dump is None:
             raise InvalidInput("Name the dump that feeds them (dump:<hex>).")
-        held = state.supply_at(action.dump, side)
+        source = supply_source(state, side, action.dump, action.hq, action.draw_mp, action.throw_mp)
+        held = source.available(state)
         re_fed = sum((u.re for u in units), Fraction(0))
         cost = eating_cost(u.re for u in units)
         if cost > held:
             raise IllegalAction(
-                f"Feeding {re_fed} RE costs {format_tokens(cost)}; the dump in {action.dump} "
-                f"holds {format_tokens(held)}.",
+                f"Feeding {re_fed} RE costs {format_tokens(cost)}; {source.where} "
+                f"{'holds' if len(source.dumps) == 1 else 'hold'} {format_tokens(held)}.",
                 rule="OCS 12.6c",
             )
+        steps.extend(source.steps)
         steps.append(
             Step(
                 rule="OCS 12.6c",
                 text=f"{re_fed} RE eat off the map: ceil({re_fed} / 2) = {format_tokens(cost)} "
-                f"from {action.dump}",
+                f"from {source.where}",
             )
         )
         facts.extend((u.name, "ate off the map") for u in units)
         facts.append(("Dump", f"-{format_tokens(cost)}"))
         fed = state.with_units(*[_record(u, "ate", False) for u in units])
-        new_state = fed.spend(action.dump, side, cost)
+        new_state = source.spend(fed, cost)
     else:
         for unit in units:
             if not unit.is_combat_unit:

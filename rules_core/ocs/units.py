@@ -16,7 +16,7 @@ from fractions import Fraction
 from rules_core.errors import IllegalAction, InvalidInput
 from rules_core.ocs.actions import UnitAdd, UnitChange, UnitList, UnitMove, UnitRemove
 from rules_core.ocs.fuel import fuel_coverage
-from rules_core.ocs.state import OcsState, Unit
+from rules_core.ocs.state import FuelMarker, OcsState, Unit
 from rules_core.ocs.tokens import format_tokens, parse_tokens
 from rules_core.outcome import Fact, Outcome, Step
 
@@ -351,6 +351,10 @@ def resolve_unit_move(state: OcsState, action: UnitMove) -> Outcome[OcsState]:
                     rule="OCS 12.5b" if action.how == "overrun" else "OCS 12.5a",
                 )
             steps.append(Step(rule="OCS 12.5a", text=f"{unit.name}: {covered}"))
+            markers, note = _hq_fuel_location(state, unit, action.hq_at)
+            if note is not None:
+                steps.append(note)
+            state = state.model_copy(update={"fuel_markers": markers})
         word = {"overrun": "overruns into", "displaced": "is displaced to"}.get(
             action.how, "moves to"
         )
@@ -365,6 +369,66 @@ def resolve_unit_move(state: OcsState, action: UnitMove) -> Outcome[OcsState]:
     return Outcome[OcsState](
         state=state.with_units(new), steps=tuple(steps), facts=((unit.name, fact),)
     )
+
+
+def _hq_fuel_location(
+    state: OcsState, unit: Unit, hq_at: str | None
+) -> tuple[tuple[FuelMarker, ...], Step | None]:
+    """The Fuel markers after ``unit`` moves, with the HQ's one fuel-throwing hex (12.5e)."""
+    markers = list(state.fuel_markers)
+    own = next(
+        (
+            i
+            for i, m in enumerate(markers)
+            if m.method == "hq" and m.side == unit.side and m.name == unit.name
+        ),
+        None,
+    )
+    if own is not None and markers[own].started_in is None:
+        # a fueled HQ that moves: its starting hex stays a place it may throw fuel from
+        markers[own] = markers[own].model_copy(update={"started_in": unit.hex})
+    independent = (
+        unit.formation is None
+        and unit.hq is not None
+        and unit.fuel == "none"
+        and unit.kind != "HQ"
+        and unit.movement != "leg"
+    )
+    index = next(
+        (
+            i
+            for i, m in enumerate(markers)
+            if independent and m.method == "hq" and m.side == unit.side and m.name == unit.hq
+        ),
+        None,
+    )
+    if index is None:
+        if hq_at is not None:
+            raise InvalidInput(f"{unit.name} does not move on an HQ's fuel; leave out hq-at.")
+        return tuple(markers), None
+    marker = markers[index]
+    hq = state.unit(marker.name)
+    places = [h for h in (hq.hex, marker.started_in) if h is not None]
+    where = (hq_at or "").strip() or marker.throws_from or hq.hex
+    if where not in places:
+        raise IllegalAction(
+            f"{hq.name} throws fuel from its starting or its ending hex "
+            f"({' or '.join(dict.fromkeys(places))}), not from {where}.",
+            rule="OCS 12.5e",
+        )
+    if marker.throws_from is not None and where != marker.throws_from:
+        raise IllegalAction(
+            f"{hq.name} throws fuel from a single location each phase: {marker.throws_from}, "
+            f"not {where}.",
+            rule="OCS 12.5e",
+        )
+    markers[index] = marker.model_copy(update={"throws_from": where})
+    note = Step(
+        rule="OCS 12.5e",
+        text=f"{hq.name} throws its fuel from {where} this phase (the range counted as "
+        f"{unit.name} begins to move)",
+    )
+    return tuple(markers), note
 
 
 def resolve_unit_remove(state: OcsState, action: UnitRemove) -> Outcome[OcsState]:

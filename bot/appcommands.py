@@ -292,15 +292,20 @@ def _autocomplete(
     async def complete(
         interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        # In a list, complete the last name and keep the ones already typed before it.
+        # In a list, complete the last name and keep the ones already typed before it; a name
+        # already in the list is not offered again.
         done, _, typing_now = current.rpartition(",") if spec.is_list else ("", "", current)
-        prefix = ", ".join(n.strip() for n in done.split(",") if n.strip())
+        listed = [n.strip() for n in done.split(",") if n.strip()]
+        prefix = ", ".join(listed)
+        taken = {n.casefold() for n in listed}
         try:
             found = await names(interaction, kind, typing_now.strip())
         except (RulesError, UserError):
             return []  # no game here, say: nothing to offer (the command will say why)
         choices = []
         for name in found:
+            if name.casefold() in taken:
+                continue
             value = f"{prefix}, {name}" if prefix else name
             if len(value) <= LIMIT:
                 choices.append(app_commands.Choice(name=value, value=value))

@@ -24,7 +24,7 @@ To get a token:
   4. Invite the bot with the "bot" and "applications.commands" scopes (see docs/OPERATING.md).
 
 To try the referee without Discord, use the console instead:
-  referee console            (or: make console)
+  make console               (or: .venv/bin/referee console)
 """
 
 

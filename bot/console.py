@@ -31,6 +31,9 @@ from bot.storage import Repository
 from rules_core.errors import RulesError
 from rules_core.system import GameSystem
 
+QUIT_WORDS = ("quit", "exit")
+"""A line that is one of these words (or ``/quit``, ``/exit``) ends the session."""
+
 CONSOLE_GUILD = 0
 """The console plays in its own server id, apart from every Discord server."""
 
@@ -135,6 +138,8 @@ class Console:
         self.reproducible = reproducible
         self.place = Place(guild_id=CONSOLE_GUILD, channel_id=console_id(options.channel))
         self.failures = 0
+        self.stopped = False
+        """Set by ``quit`` or ``exit``: no later line runs."""
 
     def _interaction(self, number: int) -> str:
         if self.reproducible is not None:
@@ -155,6 +160,9 @@ class Console:
         if text.startswith("@"):
             who, _, rest = text.partition(" ")
             name, text = who[1:], rest.strip()
+        if text.casefold().removeprefix("/") in QUIT_WORDS:
+            self.stopped = True
+            return
         try:
             words, values = parse_line(text)
             if words == ("help",):
@@ -245,6 +253,8 @@ class Console:
         """Run every line in order."""
         for number, line in enumerate(lines, start=1):
             await self.run_line(number, line)
+            if self.stopped:
+                break
 
 
 def _prompt_lines() -> Iterable[str]:
@@ -303,7 +313,8 @@ async def run_console(
         if interactive:
             print(
                 f"referee console — channel {options.channel!r}, acting as {options.user!r}, "
-                f"database {options.database}. /help lists the commands; Ctrl-D quits.",
+                f"database {options.database}. /help lists the commands; "
+                "quit, exit or Ctrl-D quits.",
                 file=out,
             )
         await console.run(lines)
@@ -321,6 +332,7 @@ async def run_console(
 
 __all__ = [
     "CONSOLE_GUILD",
+    "QUIT_WORDS",
     "Console",
     "ConsoleOptions",
     "Reproducible",

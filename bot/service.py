@@ -78,6 +78,8 @@ log = logging.getLogger(__name__)
 DEFAULT_LIVE_GAMES = 1000
 """How many games the service keeps parsed in memory by default (``REFEREE_LIVE_GAMES``)."""
 DEFAULT_SIDES: tuple[str, ...] = ("Axis", "Allied")
+MAX_SIDE_NAME = 40
+"""The longest side name: it must fit a Discord choice (100 characters) inside a list option."""
 SYSTEM_SIDES: dict[str, tuple[str, ...]] = {"cwb": ("Union", "Confederate")}
 """Default sides per system when ``/game new`` names none (a system may set ``default_sides``)."""
 
@@ -404,12 +406,22 @@ class GameService:
             return live
         row = await self.repo.active_game(place.guild_id, place.channel_id)
         if row is None:
-            raise NoGameHere("There is no game in this channel; start one with /game new.")
+            raise await self._no_active_game(place)
         system = self.system(row.system)
         live = _Live(row=row, state=system.parse_state(row.state_json), system=system)
         if locked:
             self._remember(key, live)
         return live
+
+    async def _no_active_game(self, place: Place) -> NoGameHere:
+        """What to say when the channel has no active game: none ever, or the last one ended."""
+        last = await self.repo.latest_game(place.guild_id, place.channel_id)
+        if last is None:
+            return NoGameHere("There is no game in this channel; start one with /game new.")
+        return NoGameHere(
+            f'The game in this channel, "{last.title}", has ended; a referee starts the next one '
+            "with /game new (/game status, /game log and /game export still show the ended game)."
+        )
 
     async def _readable(self, place: Place) -> GameRow:
         """The active game, or the channel's last ended game (everyone may read it)."""
@@ -824,6 +836,12 @@ class GameService:
         options = parse_options(command.options)
         if len({s.casefold() for s in sides}) != len(sides) or len(sides) < 2:
             raise InvalidInput('Name at least two different sides, like sides:"Axis,Allied".')
+        for side in sides:
+            if len(side) > MAX_SIDE_NAME:
+                raise InvalidInput(
+                    f"A side's name may be at most {MAX_SIDE_NAME} characters; "
+                    f"{side[:20]}… has {len(side)}."
+                )
         async with self._lock(place):
             seen = await self.repo.entry_by_interaction(interaction_id)
             if seen is not None:

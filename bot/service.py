@@ -530,7 +530,11 @@ class GameService:
         self._check_system(live, action)
         concerned, missing = self.permit(live, actor, action)
         if missing:
-            if getattr(type(action), "setup", False):
+            # set-up, and what names nothing of any side (the game's first phase), concern
+            # both sides: a player proposes it, the other confirms
+            if getattr(type(action), "setup", False) or not live.system.named_sides(
+                live.state, action
+            ):
                 return self._propose(live, actor, action, concerned, missing)
             seats = " and ".join(missing)
             raise NotYourSide(
@@ -756,7 +760,7 @@ class GameService:
             "prev": row.head_hash,
             "kind": change.kind,
             "at": self._clock(),
-            "by": {"id": actor.user_id, "name": actor.name},
+            "by": _by(row, actor),
             "interaction": interaction_id,
             "epoch": row.epoch,
             "dice": [d.to_json() for d in change.dice],
@@ -1384,6 +1388,16 @@ def _copy_table(table: dict[str, Any]) -> dict[str, Any]:
     if table.get("scripted"):
         copy["scripted"] = True
     return copy
+
+
+def _by(row: GameRow, actor: Actor) -> dict[str, Any]:
+    """``by`` of an entry: who declared it; ``server_referee`` when they referee it by their
+    standing on the server (administrator, Manage Server, the referee role), which the log
+    cannot show otherwise."""
+    by: dict[str, Any] = {"id": actor.user_id, "name": actor.name}
+    if actor.is_admin and not any(r["id"] == actor.user_id for r in row.table["referees"]):
+        by["server_referee"] = True
+    return by
 
 
 def _proposal_text(command: Mapping[str, Any]) -> str:

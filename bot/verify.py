@@ -48,8 +48,9 @@ def verify_lines(lines: list[str], systems: Mapping[str, GameSystem[Any, Any]]) 
         counts = dict(verify_dice.check(list(lines)))
     except verify_dice.Mismatch as exc:
         return Report(ok=False, message=str(exc), seq=exc.seq)
-    except (KeyError, TypeError, ValueError, IndexError) as exc:
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         return Report(ok=False, message=f"malformed export ({exc!r})", seq=None)
+    head = json.loads(lines[0])["head"]
     entries = [json.loads(line) for line in lines[1:] if line.strip()]
     for entry in entries:
         entry.pop("hash", None)
@@ -74,6 +75,23 @@ def verify_lines(lines: list[str], systems: Mapping[str, GameSystem[Any, Any]]) 
                 state = system.new_state(tuple(entry["sides"]), dict(entry.get("options", {})))
             elif kind == "action":
                 assert state is not None
+                action = system.parse_action(entry["action"])
+                side = system.acting_side(state, action)
+                if side != entry["side"]:
+                    return Report(
+                        ok=False,
+                        message=f"entry {seq}: the action is declared for {side}, the log says "
+                        f"{entry['side']}",
+                        seq=seq,
+                    )
+                concerned = sorted(system.concerned_sides(state, action))
+                if "sides" in entry and concerned != sorted(entry["sides"]):
+                    return Report(
+                        ok=False,
+                        message=f"entry {seq}: the action concerns {', '.join(concerned)}, the "
+                        f"log says {', '.join(entry['sides'])}",
+                        seq=seq,
+                    )
                 outcome = replay_action(system, state, entry)
                 if canonical(outcome_json(outcome)) != canonical(entry["outcome"]):
                     return Report(
@@ -90,11 +108,13 @@ def verify_lines(lines: list[str], systems: Mapping[str, GameSystem[Any, Any]]) 
                     parse_expression(entry["expression"]), dice, reason=entry["reason"]
                 )
                 dice.assert_used_up()
-                if result.total != entry["total"]:
+                logged = (entry["total"], entry["text"], entry["rolls"])
+                rolls = [r.model_dump(mode="json") for r in result.rolls]
+                if (result.total, result.render(), rolls) != logged:
                     return Report(
                         ok=False,
-                        message=f"entry {seq}: the dice give {result.total}, the log says "
-                        f"{entry['total']}",
+                        message=f"entry {seq}: the dice give {result.render()!r}, the log says "
+                        f"{entry['text']!r} ({entry['total']})",
                         seq=seq,
                     )
             elif kind == "game.void":
@@ -112,19 +132,28 @@ def verify_lines(lines: list[str], systems: Mapping[str, GameSystem[Any, Any]]) 
                 seq=seq,
             )
     counts["actions replayed"] = replayed
-    summary = ", ".join(f"{n} {what}" for what, n in counts.items())
-    return Report(ok=True, message=f"OK: {summary}", counts=counts)
+    return Report(ok=True, message=verify_dice.verdict(counts, head), counts=counts)
+
+
+def verify_text(text: str, systems: Mapping[str, GameSystem[Any, Any]]) -> Report:
+    """Verify an export given as its text (lines split on "\\n" only, as JSON Lines)."""
+    lines = verify_dice.split_lines(text)
+    if not lines:
+        return Report(ok=False, message="the export is empty")
+    return verify_lines(lines, systems)
 
 
 def verify_file(path: Path, systems: Mapping[str, GameSystem[Any, Any]]) -> Report:
     """Verify an export file."""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        data = path.read_bytes()
     except OSError as exc:
         return Report(ok=False, message=f"cannot read {path}: {exc.strerror}")
-    if not lines:
-        return Report(ok=False, message=f"{path} is empty")
-    return verify_lines(lines, systems)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return Report(ok=False, message=f"malformed export (not UTF-8 at byte {exc.start})")
+    return verify_text(text, systems)
 
 
-__all__ = ["Report", "verify_file", "verify_lines"]
+__all__ = ["Report", "verify_file", "verify_lines", "verify_text"]

@@ -12,9 +12,16 @@ export itself. It checks:
 2. the seeds: a revealed seed hashes to the commitment posted before its dice were rolled;
 3. the players' seed phrases: the running mix is recomputed and compared with the logged one;
 4. the dice: numbered 1, 2, 3… across the game, each die recomputed from its epoch's revealed seed
-   (docs/DICE.md). Dice of a seed not yet revealed, and scripted dice, are counted, not checked.
+   (docs/DICE.md). Dice of a seed not yet revealed, and scripted dice, are counted, not checked;
+   a scripted die in a game whose ``game.new`` does not say ``scripted`` is a mismatch;
+5. what a reader sees beside the dice: every roll shown (labels, sizes, faces) is exactly the
+   dice logged; a ``/roll``'s total and text are recomputed from its dice;
+6. who declared what: seats and referees are replayed from the log; each entry's ``by`` must
+   have been allowed to declare it (docs/TRUST.md); a void must cancel an action or a roll;
+7. the header: game, system, title, status, server, channel and head must be what the log says.
 
-It does not replay the rules (``referee verify`` does that too). Exit status 0 when everything
+It does not replay the rules (``referee verify`` does that too). Lines are split on "\\n" only.
+Its verdict says what it cannot prove: entries after the head, who a ``by`` really was. Exit status 0 when everything
 checked agrees, 1 at the first mismatch (printed with its sequence number), 2 for an unreadable
 file.
 """
@@ -26,6 +33,7 @@ import hmac
 import json
 import struct
 import sys
+from typing import Any
 
 FORMAT = "referee-game-log"
 GENESIS_PREV = "0" * 64
@@ -88,8 +96,122 @@ class Mismatch(Exception):
         self.seq = seq
 
 
+def split_lines(text: str) -> list[str]:
+    """The export's lines: split on "\\n" only (JSON Lines), so a U+2028, U+0085 or any other
+    Unicode line separator inside a string (a roll's reason) stays in its line."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def dice_of_rolls(rolls: list[dict[str, Any]]) -> list[tuple[str, int, int]]:
+    """(label, sides, face) of every die the rolls read, as the bot logs them (a DR's two dice
+    are labelled "(colored)" and "(white)")."""
+    dice = []
+    for roll in rolls:
+        faces = roll["faces"]
+        if roll["kind"] == "DR" and len(faces) == 2:
+            dice.append((f"{roll['label']} (colored)", roll["sides"], faces[0]))
+            dice.append((f"{roll['label']} (white)", roll["sides"], faces[1]))
+        else:
+            dice.extend((roll["label"], roll["sides"], face) for face in faces)
+    return dice
+
+
+def roll_text(expression: str, faces: list[int]) -> tuple[int, str]:
+    """The total and the text of a ``/roll``: ``DR+1 6 (2,3)``, ``2d6+1 = 10 (6+3 +1)``."""
+    kind, _, rest = expression.partition("+") if "+" in expression else expression.partition("-")
+    sign = -1 if "-" in expression and "+" not in expression else 1
+    modifier = sign * int(rest) if rest else 0
+    total = sum(faces) + modifier
+    if kind == "DR":
+        return total, f"{expression} {total} ({faces[0]},{faces[1]})"
+    if kind == "dr":
+        return total, f"{expression} {total}"
+    mod = f" {modifier:+d}" if modifier else ""
+    return total, f"{expression} = {total} ({'+'.join(map(str, faces))}{mod})"
+
+
+class Table:
+    """Seats and referees as the log sets them, to check who declared what."""
+
+    def __init__(self, genesis: dict[str, Any]) -> None:
+        self.sides = list(genesis["sides"])
+        self.seats: dict[str, int | None] = {side: None for side in self.sides}
+        self.referees = {genesis["by"]["id"]}
+        self.kinds: dict[int, str] = {}
+        self.entry_sides: dict[int, list[str]] = {}
+        self.voided: set[int] = set()
+        self.server_referees = 0
+
+    def held(self, who: int) -> set[str]:
+        return {side for side, player in self.seats.items() if player == who}
+
+    def referee(self, by: dict[str, Any]) -> bool:
+        return by["id"] in self.referees or bool(by.get("server_referee"))
+
+    def check(self, entry: dict[str, Any]) -> None:
+        """Refuse an entry its ``by`` could not have declared; then apply it to the table."""
+        seq, kind, by = entry["seq"], entry["kind"], entry["by"]
+        who, referee = by["id"], self.referee(by)
+        held = self.held(who)
+        if by.get("server_referee"):
+            self.server_referees += 1
+        agreed = entry.get("agreed")
+        if agreed is not None:
+            held |= self.held(agreed["proposed_by"]["id"])
+            referee = referee or self.referee(agreed["proposed_by"])
+        if kind == "action":
+            sides = entry.get("sides", [entry["side"]] if entry.get("side") else [])
+            if entry.get("side") and "sides" in entry and entry["side"] not in sides:
+                raise Mismatch(seq, f"acts for {entry['side']} but concerns only {sides}")
+            if not referee and not set(sides) <= held:
+                raise Mismatch(seq, f"{by['name']} holds no seat of {', '.join(sides)}")
+            if not sides and not (referee or held):
+                raise Mismatch(seq, f"{by['name']} holds no seat and is not a referee")
+        elif kind in ("roll", "game.seed", "game.propose"):
+            if not (referee or held):
+                raise Mismatch(seq, f"{by['name']} holds no seat and is not a referee")
+            if kind == "roll" and "sides" in entry and set(entry["sides"]) != held:
+                raise Mismatch(seq, f"names the sides {entry['sides']}, the roller holds others")
+        elif kind == "game.seat":
+            if entry["side"] not in self.seats:
+                raise Mismatch(seq, f"seats a side {entry['side']!r} the game does not have")
+            holder = self.seats[entry["side"]]
+            player = entry["player"]["id"]
+            if not referee and (player != who or holder not in (None, who)):
+                raise Mismatch(seq, f"{by['name']} may not seat {entry['player']['name']} there")
+            self.seats[entry["side"]] = player
+        elif kind in ("game.referee.add", "game.referee.remove", "game.rotate", "game.end"):
+            if not referee:
+                raise Mismatch(seq, f"{by['name']} is not a referee")
+            if kind == "game.referee.add":
+                self.referees.add(entry["user"]["id"])
+            elif kind == "game.referee.remove":
+                self.referees.discard(entry["user"]["id"])
+        elif kind == "game.void":
+            target = entry["entry"]
+            if not referee:
+                raise Mismatch(seq, f"{by['name']} is not a referee")
+            if self.kinds.get(target) not in ("action", "roll"):
+                raise Mismatch(seq, f"voids entry {target}, which is not an action or a roll")
+            if target in self.voided:
+                raise Mismatch(seq, f"voids entry {target} a second time")
+            if agreed is None and self.held(who) & set(self.entry_sides.get(target, [])):
+                raise Mismatch(seq, f"{by['name']} voids an entry of their own side alone")
+            self.voided.add(target)
+        elif kind != "game.new":
+            raise Mismatch(seq, f"is of an unknown kind {kind!r}")
+        self.kinds[seq] = kind
+        if kind in ("action", "roll"):
+            self.entry_sides[seq] = list(entry.get("sides", self.sides))
+
+
 def check(lines: list[str]) -> dict[str, int]:
     """Check the export's lines; raise Mismatch at the first problem; return counts."""
+    if not lines:
+        raise Mismatch(0, "the export is empty")
     header = json.loads(lines[0])
     if header.get("format") != FORMAT or header.get("version") != 1:
         raise Mismatch(0, f"not a {FORMAT} version 1 export")
@@ -101,7 +223,11 @@ def check(lines: list[str]) -> dict[str, int]:
     next_die = 1
     pending = []  # (entry seq, die, players mix, game) checked once the seeds are known
     scripted = 0
+    scripted_game = False
+    table: Table | None = None
     entries = [json.loads(line) for line in lines[1:] if line.strip()]
+    if not entries:
+        raise Mismatch(0, "the export holds no log entries (a header alone proves nothing)")
     for number, entry in enumerate(entries, start=1):
         seq = entry.get("seq")
         claimed = entry.pop("hash", None)
@@ -119,6 +245,11 @@ def check(lines: list[str]) -> dict[str, int]:
             if seq != 1:
                 raise Mismatch(seq, "a second game.new entry")
             commitments[1] = entry["commitment"]
+            scripted_game = entry.get("scripted") is True
+            table = Table(entry)
+        elif table is None:
+            raise Mismatch(seq, "the log does not start with game.new")
+        table.check(entry)
         if entry["epoch"] != epoch:
             raise Mismatch(seq, f"claims seed epoch {entry['epoch']}, the current one is {epoch}")
         for die in entry["dice"]:
@@ -130,9 +261,22 @@ def check(lines: list[str]) -> dict[str, int]:
                 raise Mismatch(seq, f"die #{die['seq']} shows {die['face']} on a d{die['sides']}")
             next_die += 1
             if die.get("scripted"):
+                if not scripted_game:
+                    raise Mismatch(
+                        seq, f"die #{die['seq']} is marked scripted in a game not started so"
+                    )
                 scripted += 1
             else:
                 pending.append((seq, die, players))
+        if kind in ("action", "roll"):
+            rolls = entry["outcome"]["rolls"] if kind == "action" else entry["rolls"]
+            logged = [(d["label"], d["sides"], d["face"]) for d in entry["dice"]]
+            if dice_of_rolls(rolls) != logged:
+                raise Mismatch(seq, "its rolls do not show the dice it logged (labels, faces)")
+        if kind == "roll":
+            total, text = roll_text(entry["expression"], [d["face"] for d in entry["dice"]])
+            if (total, text) != (entry["total"], entry["text"]):
+                raise Mismatch(seq, f"the dice give {text!r}, the log shows {entry['text']!r}")
         if kind == "game.seed":
             players = mix_phrase(players, entry["phrase"])
             if players.hex() != entry["players"]:
@@ -147,8 +291,9 @@ def check(lines: list[str]) -> dict[str, int]:
         if kind == "game.rotate":
             epoch = entry["next_epoch"]
             commitments[epoch] = entry["next_commitment"]
-    if header.get("head", {}).get("hash") not in (None, prev):
-        raise Mismatch(len(entries), "the header's log head is not the last entry")
+        if kind == "game.end" and seq != len(entries):
+            raise Mismatch(seq, "entries follow the end of the game")
+    check_header(header, entries, prev)
     checked = unrevealed = 0
     for seq, die, mix in pending:
         seed = seeds.get(die["epoch"])
@@ -162,12 +307,42 @@ def check(lines: list[str]) -> dict[str, int]:
                 f"die #{die['seq']} ({die['label']}) shows {die['face']}, the seed gives {face}",
             )
         checked += 1
+    assert table is not None
     return {
         "entries": len(entries),
         "dice checked": checked,
         "dice of unrevealed seeds": unrevealed,
         "scripted dice": scripted,
+        "entries by server referees": table.server_referees,
     }
+
+
+def check_header(header: dict[str, Any], entries: list[dict[str, Any]], head_hash: str) -> None:
+    """The header must say what the entries say: game, system, title, place, status and head."""
+    genesis, last = entries[0], entries[-1]
+    expected = {
+        "system": genesis["system"],
+        "title": genesis["title"],
+        "guild": genesis["place"]["guild_id"],
+        "channel": genesis["place"]["channel_id"],
+        "status": "ended" if last["kind"] == "game.end" else "active",
+    }
+    if header.get("head") != {"seq": last["seq"], "hash": head_hash}:
+        raise Mismatch(last["seq"], "the header's log head is not the last entry")
+    for key, value in expected.items():
+        if header.get(key) != value:
+            raise Mismatch(0, f"the header's {key} is {header.get(key)!r}, the log says {value!r}")
+
+
+def verdict(counts: dict[str, int], head: dict[str, Any]) -> str:
+    """The OK line, with what the check does not prove."""
+    return (
+        "OK: "
+        + ", ".join(f"{n} {what}" for what, n in counts.items())
+        + f". Head #{head['seq']} {head['hash']}: entries after it, if any, are not in this file"
+        " (compare it with the last head the bot posted); who declared each entry is the bot's"
+        " word; scripted dice prove nothing."
+    )
 
 
 def main(argv: list[str]) -> int:
@@ -175,22 +350,26 @@ def main(argv: list[str]) -> int:
         print("usage: verify_dice.py EXPORT.jsonl", file=sys.stderr)
         return 2
     try:
-        with open(argv[1], encoding="utf-8") as file:
-            lines = file.read().splitlines()
-        if not lines:
-            raise ValueError("the file is empty")
-    except (OSError, ValueError) as exc:
-        print(f"cannot read {argv[1]}: {exc}", file=sys.stderr)
+        with open(argv[1], "rb") as file:
+            data = file.read()
+    except OSError as exc:
+        print(f"cannot read {argv[1]}: {exc.strerror}", file=sys.stderr)
         return 2
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        print(f"MISMATCH: malformed export (not UTF-8 at byte {exc.start})")
+        return 1
+    lines = split_lines(text)
     try:
         counts = check(lines)
     except Mismatch as exc:
         print(f"MISMATCH at {exc}")
         return 1
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         print(f"MISMATCH: malformed export ({exc!r})")
         return 1
-    print("OK: " + ", ".join(f"{n} {what}" for what, n in counts.items()))
+    print(verdict(counts, json.loads(lines[0])["head"]))
     return 0
 
 

@@ -115,10 +115,15 @@ class GameSystem(ABC, Generic[S, A]):
 
         An action that names nothing of any side, and set-up, concern every side.
         """
-        everyone = frozenset(self.names(state, "side"))
+        if getattr(type(action), "setup", False):
+            return frozenset(self.names(state, "side"))
+        return self.named_sides(state, action) or frozenset(self.names(state, "side"))
+
+    def named_sides(self, state: S, action: A) -> frozenset[str]:
+        """The sides of what ``action`` names: its declared side, the current side of every
+        thing an option names (``names_enemy`` options aside) and, for a phase change, the side
+        whose turn it is. Empty when it names nothing of any side."""
         model = type(action)
-        if getattr(model, "setup", False):
-            return everyone
         sides: set[str] = set()
         acting = self.acting_side(state, action)
         if acting:
@@ -142,7 +147,7 @@ class GameSystem(ABC, Generic[S, A]):
                 owner = self.owner_side(state, kind, str(item).strip(), acting)
                 if owner:
                     sides.add(owner)
-        return frozenset(sides) or everyone
+        return frozenset(sides)
 
     def summary(self, state: S) -> list[str]:
         """A few lines for ``/game status``: levels, markers, dumps… (empty by default)."""

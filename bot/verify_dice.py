@@ -21,9 +21,9 @@ export itself. It checks:
 7. the header: game, system, title, status, server, channel and head must be what the log says.
 
 It does not replay the rules (``referee verify`` does that too). Lines are split on "\\n" only.
-Its verdict says what it cannot prove: entries after the head, who a ``by`` really was. Exit status 0 when everything
-checked agrees, 1 at the first mismatch (printed with its sequence number), 2 for an unreadable
-file.
+Its verdict says what it cannot prove: entries after the head, who a ``by`` really was. Exit
+status 0 when everything checked agrees, 1 at the first mismatch (printed with its sequence
+number) or a malformed file, 2 for a file that cannot be opened.
 """
 
 from __future__ import annotations

@@ -560,6 +560,9 @@ class GameService:
             "sides": concerned,
             "outcome": outcome_json(outcome),
         }
+        referee_only = referee_only_options(action)
+        if referee_only:
+            data["referee_only"] = list(referee_only)
         table = None
         if agreed is not None:
             data["agreed"] = agreed
@@ -1280,10 +1283,16 @@ class GameService:
             outcome = entry["outcome"]
             path = command_path(entry["action"]["action"])
             side = entry.get("side")
+            referee_only = entry.get("referee_only") or ()
             return Reply(
                 command=path,
                 title=f"{path}" + (f" — {side}" if side else ""),
                 side=side,
+                fields=(
+                    (("Referee", f"{', '.join(referee_only)} — declared by a referee"),)
+                    if referee_only
+                    else ()
+                ),
                 steps=shown[0]
                 if shown is not None
                 else tuple(Step.model_validate(s) for s in outcome["steps"]),
@@ -1374,6 +1383,24 @@ def side_named(sides: Sequence[str], name: str) -> str:
         if side.casefold() == wanted:
             return side
     raise InvalidInput(f"{name!r} is not a side of this game; the sides are {', '.join(sides)}.")
+
+
+def referee_only_options(action: BaseModel) -> tuple[str, ...]:
+    """The options of ``action`` marked ``json_schema_extra={"referee_only": True}`` that are set
+    (truthy): only a referee may declare them, and the log and the result say so.
+
+    >>> from rules_core.asl.actions import SetPhase
+    >>> referee_only_options(SetPhase(phase="mph", correction=True))
+    ('correction',)
+    >>> referee_only_options(SetPhase())
+    ()
+    """
+    names = []
+    for name, info in type(action).model_fields.items():
+        extra = info.json_schema_extra
+        if isinstance(extra, dict) and extra.get("referee_only") and getattr(action, name):
+            names.append(name)
+    return tuple(names)
 
 
 def _copy_table(table: dict[str, Any]) -> dict[str, Any]:
@@ -1503,5 +1530,6 @@ __all__ = [
     "command_path",
     "export_game",
     "parse_options",
+    "referee_only_options",
     "roll_total_odds",
 ]

@@ -18,6 +18,8 @@ from rules_core.asl.state import FireMarker, Phase, UnitKind, WeaponKind, Weapon
 _SIDE: JsonDict = {"autocomplete": "side"}
 _UNIT: JsonDict = {"autocomplete": "unit"}
 _WEAPON: JsonDict = {"autocomplete": "weapon"}
+_REFEREE: JsonDict = {"referee_only": True}
+"""An option only a referee may set (the service checks it; the log and the result show it)."""
 
 
 class SetLevel(BaseModel):
@@ -121,7 +123,22 @@ class Fire(BaseModel):
     leader: str | None = Field(
         default=None, description="Leader directing the fire", json_schema_extra=_UNIT
     )
-    phase: Phase | None = Field(default=None, description="Phase (default: the current phase)")
+    helper: str | None = Field(
+        default=None,
+        description="Second SMC firing the SMC-held MG with its possessor (A9.12)",
+        json_schema_extra=_UNIT,
+    )
+    phase: Phase | None = Field(
+        default=None, description="Another phase than the game's (referee correction only)"
+    )
+    correction: bool = Field(
+        default=False,
+        description="Referee: an out-of-sequence correction (fire in phase:)",
+        json_schema_extra=_REFEREE,
+    )
+    tpbf: bool = Field(
+        default=False, description="Fire at a unit entering the MG's own Location (A9.223)"
+    )
     sustained: tuple[str, ...] = Field(
         default=(), description="MGs using Sustained Fire (A9.3)", json_schema_extra=_WEAPON
     )
@@ -153,7 +170,22 @@ class ToHit(BaseModel):
     action: Literal["asl.tohit"] = "asl.tohit"
     rolls_dice: ClassVar[bool] = True
     gun: str = Field(description="The Gun (or MG firing as ordnance)", json_schema_extra=_WEAPON)
-    phase: Phase | None = Field(default=None, description="Phase (default: the current phase)")
+    phase: Phase | None = Field(
+        default=None, description="Another phase than the game's (referee correction only)"
+    )
+    correction: bool = Field(
+        default=False,
+        description="Referee: an out-of-sequence correction (fire in phase:)",
+        json_schema_extra=_REFEREE,
+    )
+    targets: tuple[str, ...] = Field(
+        default=(), description="Units attacked in the MPh (for the A9.2 shot limit)"
+    )
+    location: str | None = Field(default=None, description="Target Location in the MPh, e.g. H6")
+    mf: int | None = Field(
+        default=None, ge=0, le=99, description="MF/MP the targets spent in that Location"
+    )
+    range: int | None = Field(default=None, ge=0, le=99, description="Range in hexes")
     intensive: bool = Field(default=False, description="Intensive Fire (C5.6)")
     ovr_prevention: bool = Field(default=False, description="Fire as OVR Prevention (FB16.52)")
     special_ammo: str | None = Field(default=None, description="Special Ammunition type, e.g. APCR")
@@ -194,16 +226,38 @@ class Check(BaseModel):
 
 
 class SetPhase(BaseModel):
-    """Advance to a phase; clears the markers that expire."""
+    """Go on to the next phase (RPh, PFPh, MPh, DFPh, AFPh, RtPh, CCPh); expiring markers go."""
 
     model_config = ConfigDict(frozen=True)
     action: Literal["asl.phase"] = "asl.phase"
     advances_turn: ClassVar[bool] = True
-    phase: Phase = Field(description="rph, pfph, mph, dfph, afph or ccph")
-    side: str = Field(
-        description="The phasing (ATTACKER) side",
+    phase: Phase | None = Field(
+        default=None, description="rph, pfph, mph, dfph, afph, rtph or ccph (default: the next)"
+    )
+    side: str | None = Field(
+        default=None,
+        description="The ATTACKER (needed only to begin the first Player Turn)",
         json_schema_extra={"autocomplete": "side", "names_enemy": True},
     )
+    correction: bool = Field(
+        default=False,
+        description="Referee: jump out of sequence to phase/side",
+        json_schema_extra=_REFEREE,
+    )
+
+
+UnitStatus = Literal["good_order", "broken", "pinned", "berserk", "eliminated"]
+
+
+class SetUnit(BaseModel):
+    """Record a unit's new status from a roll the bot does not make (e.g. a Morale Check)."""
+
+    model_config = ConfigDict(frozen=True)
+    action: Literal["asl.unit.set"] = "asl.unit.set"
+    name: str = Field(description="The unit", json_schema_extra=_UNIT)
+    status: UnitStatus = Field(description="good_order, broken, pinned, berserk or eliminated")
+    quality: str | None = Field(default=None, description="New counter, e.g. 4-4-7 (if replaced)")
+    reason: str = Field(default="", max_length=100, description="Why, e.g. MC DR 11")
 
 
 AslAction = (
@@ -217,6 +271,7 @@ AslAction = (
     | Repair
     | Check
     | SetPhase
+    | SetUnit
 )
 AslActionField = Annotated[AslAction, Field(discriminator="action")]
 ACTION_TYPES: tuple[type[BaseModel], ...] = (
@@ -230,6 +285,7 @@ ACTION_TYPES: tuple[type[BaseModel], ...] = (
     Repair,
     Check,
     SetPhase,
+    SetUnit,
 )
 
 __all__ = [
@@ -245,5 +301,6 @@ __all__ = [
     "Repair",
     "SetLevel",
     "SetPhase",
+    "SetUnit",
     "ToHit",
 ]

@@ -9,7 +9,7 @@ the dice. :func:`resolve_fire` rolls; :func:`fire_odds` enumerates exactly.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TypeVar
 
@@ -32,6 +32,7 @@ from rules_core.asl.fb16 import (
 from rules_core.asl.random_selection import random_selection, selection_odds
 from rules_core.asl.state import (
     MARKER_NAMES,
+    PHASE_NAMES,
     AslState,
     FireLane,
     FireMarker,
@@ -39,6 +40,15 @@ from rules_core.asl.state import (
     ShotCount,
     Unit,
     Weapon,
+)
+from rules_core.asl.turn import (
+    adjacent,
+    check_not_spent,
+    check_possessor_fires,
+    check_side_fires,
+    fire_phase,
+    marker_text,
+    need_range,
 )
 from rules_core.dice import Dice, Roll
 from rules_core.errors import IllegalAction, InvalidInput
@@ -87,6 +97,24 @@ class MmcPlan:
 
 
 @dataclass(frozen=True)
+class Usage:
+    """What a declaration uses, recorded in the state once it is resolved (A9.11, A9.12, A8)."""
+
+    inherent: tuple[str, ...] = ()
+    """Units attacking with their Inherent FP."""
+    mgs: tuple[tuple[str, str], ...] = ()
+    """(possessor, SW MG) pairs fired."""
+    forfeits: tuple[str, ...] = ()
+    """A9.11: units whose Inherent FP is forfeited for the rest of the Player Turn."""
+    sw_users: tuple[str, ...] = ()
+    """A9.12: SMC who fired a SW (no leadership DRM this phase)."""
+    leader: str | None = None
+    """The leader directing the attack."""
+    notes: tuple[tuple[str, str], ...] = ()
+    """(rule, text) lines about the declaration, shown before the dice."""
+
+
+@dataclass(frozen=True)
 class FirePlan:
     """Everything the dice will be read against."""
 
@@ -97,6 +125,7 @@ class FirePlan:
     fire_lane: bool
     lane_residual: bool
     fpf: bool
+    usage: Usage = field(default_factory=lambda: Usage())
 
 
 @dataclass(frozen=True)
@@ -357,75 +386,297 @@ def firing_side(state: AslState, action: Fire) -> str | None:
     return None
 
 
-def _validate_markers(weapon: Weapon, phase: str, sustained: bool, fpf: bool) -> None:
+def _check_marker(weapon: Weapon, phase: str, action_fpf: bool, range_: int | None) -> bool:
+    """Whether the weapon's marker makes this attack Sustained Fire (A9.3); refuse if it bars it.
+
+    A MG marked First Fire that fires again in the MPh (Subsequent First Fire) or in the DFPh is
+    using Sustained Fire; in the DFPh only at ADJACENT units (A9.2 EX, A8.4). A MG marked Final
+    Fire fires again only as FPF (A8.31). A Prep Fire marker bars fire until it is removed.
+    """
     marker = weapon.fire_marker
-    if sustained and not fpf and marker != "first":
+    if marker == "none":
+        return False
+    if action_fpf and phase == "mph" and marker in ("first", "final"):
+        return False  # A8.31: FPF (Sustained Fire by itself)
+    if marker == "first" and phase == "mph":
+        return True
+    if marker == "first" and phase == "dfph":
+        need_range(range_, f"Final Fire by {weapon.name}, marked First Fire,")
+        if not adjacent(range_):
+            raise IllegalAction(
+                f"{weapon.name} is marked First Fire, so in the DFPh it fires only at an ADJACENT "
+                "unit (A8.4).",
+                rule="A9.2",
+            )
+        return True
+    if marker == "final" and phase == "mph":
         raise IllegalAction(
-            f"Sustained Fire is Subsequent First Fire or Final Fire by a MG marked First Fire, "
-            f"or FPF; {weapon.name} is not marked First Fire.",
+            f"{weapon.name} is marked Final Fire; in the MPh it may fire again only as FPF.",
             rule="A9.3",
         )
-    if marker == "none":
-        return
-    if fpf and marker in ("first", "final"):
-        return  # A8.31: FPF by a weapon already marked First/Final Fire
-    if marker == "first" and phase in ("mph", "dfph") and sustained:
-        return  # A9.3: Subsequent First Fire / Final Fire by a First Fire MG is Sustained Fire
     raise IllegalAction(
-        f"{weapon.name} is marked {MARKER_NAMES[marker]}; it may fire again only as Sustained "
-        "Fire (when marked First Fire) or as FPF.",
-        rule="A9.3",
+        f"{weapon.name} is {marker_text(marker)} and may not fire in the {PHASE_NAMES[phase]}.",
+        rule="A9.2",
     )
+
+
+def _check_unit_marker(unit: Unit, phase: str, fpf: bool, range_: int | None) -> str | None:
+    """A8: a unit's Inherent FP by its marker; returns a note when the rules give another shot."""
+    marker = unit.fire_marker
+    if phase == "afph" and unit.fired:
+        raise IllegalAction(
+            f"{unit.name} has already fired its Inherent FP in the Advancing Fire Phase.",
+            rule="A7",
+        )
+    if marker == "none":
+        return None
+    if phase == "mph":
+        if fpf:
+            return None
+        if marker == "first":
+            return f"{unit.name} is marked First Fire: Subsequent First Fire (A8.3)"
+        raise IllegalAction(
+            f"{unit.name} is marked Final Fire; in the MPh it may fire again only as FPF.",
+            rule="A8.31",
+        )
+    if phase == "dfph" and marker == "first":
+        need_range(range_, f"Final Fire by {unit.name}, marked First Fire,")
+        if not adjacent(range_):
+            raise IllegalAction(
+                f"{unit.name} is marked First Fire, so in the DFPh it fires only at an ADJACENT "
+                "unit.",
+                rule="A8.4",
+            )
+        return None
+    raise IllegalAction(
+        f"{unit.name} is {marker_text(marker)} and may not fire in the {PHASE_NAMES[phase]}.",
+        rule="A3" if marker == "prep" else "A8.4",
+    )
+
+
+def mg_usage(
+    state: AslState,
+    weapons: Sequence[Weapon],
+    inherent: Sequence[Unit],
+    *,
+    phase: str,
+    range_: int | None,
+    helper: Unit | None,
+    leader: Unit | None,
+) -> Usage:
+    """A9.11/A9.12 over the whole phase and Player Turn: how many SW MGs each possessor fires
+    and what that costs (Inherent FP, leadership DRM); leaders have no Inherent FP.
+
+    >>> from rules_core.asl.examples import fb16_fire_group
+    >>> st = fb16_fire_group()
+    >>> mg_usage(st, [st.weapon("HMG")], [st.unit("A")], phase="pfph", range_=None,
+    ...          helper=None, leader=None).mgs
+    (('A', 'HMG'),)
+    """
+    notes: list[tuple[str, str]] = []
+    per_owner: dict[str, list[str]] = {}
+    for weapon in weapons:
+        if weapon.kind == "sw_mg" and weapon.possessor is not None:
+            per_owner.setdefault(weapon.possessor, []).append(weapon.name)
+    forfeits: list[str] = []
+    sw_users: list[str] = []
+    for owner_name, names in per_owner.items():
+        owner = state.unit(owner_name)
+        assert owner is not None
+        fired = list(dict.fromkeys((*owner.mgs, *names)))
+        earlier = [n for n in owner.mgs if n not in names]
+        before = f" (it fired {', '.join(earlier)} earlier this phase)" if earlier else ""
+        if owner.kind == "squad":
+            if len(fired) > 2:
+                raise IllegalAction(
+                    f"{owner.name} may fire at most two SW MGs in a phase{before}.", rule="A9.11"
+                )
+            if len(fired) == 2 and not owner.forfeit:
+                if owner.fired:
+                    raise IllegalAction(
+                        f"{owner.name} has fired its Inherent FP this phase, so it may not fire "
+                        "a second SW MG in it (that costs its Inherent FP for this phase).",
+                        rule="A9.11",
+                    )
+                forfeits.append(owner.name)
+                notes.append(
+                    (
+                        "A9.11",
+                        f"{owner.name} fires two SW MGs: its Inherent FP is forfeited for this "
+                        "and the remaining fire phases of the Player Turn",
+                    )
+                )
+        elif owner.is_mmc:
+            if len(fired) > 1:
+                raise IllegalAction(f"{owner.name} may fire only one SW MG{before}.", rule="A9.11")
+            if owner.fired:
+                raise IllegalAction(
+                    f"{owner.name} has fired its Inherent FP this phase; a "
+                    f"{owner.kind.replace('_', '-')} fires a SW MG only instead of it.",
+                    rule="A9.11",
+                )
+            if not owner.forfeit:
+                forfeits.append(owner.name)
+                notes.append(
+                    (
+                        "A9.11",
+                        f"{owner.name} fires {names[0]}: its Inherent FP is forfeited for the "
+                        "remaining fire phases of the Player Turn",
+                    )
+                )
+        else:
+            if len(fired) > 1:
+                raise IllegalAction(f"{owner.name} may fire only one SW MG{before}.", rule="A9.12")
+            if owner.directed or (leader is not None and leader.name == owner.name):
+                raise IllegalAction(
+                    f"{owner.name} directs fire this phase; a leader who fires a SW loses his "
+                    "leadership DRM for that phase.",
+                    rule="A9.12",
+                )
+            sw_users.append(owner.name)
+            if helper is not None:
+                sw_users.append(helper.name)
+                notes.append(
+                    ("A9.12", f"{owner.name} and {helper.name} fire {names[0]} at full FP")
+                )
+            elif owner.kind == "leader":
+                notes.append(
+                    (
+                        "A9.12",
+                        f"{owner.name} fires {names[0]} alone: Area Fire (FP halved), no "
+                        "leadership DRM this phase; the MG is exempt from Cowering",
+                    )
+                )
+    if helper is not None:
+        owners = [state.unit(n) for n in per_owner]
+        if not any(o is not None and o.is_smc for o in owners):
+            raise IllegalAction(
+                "helper is the second SMC firing a MG possessed by an SMC; no firing MG is.",
+                rule="A9.12",
+            )
+    for unit in inherent:
+        if unit.kind == "leader":
+            raise IllegalAction(
+                f"{unit.name} is a leader and has no Inherent FP; name him as leader to direct "
+                "the attack.",
+                rule="A9.12",
+            )
+        if unit.forfeit or unit.name in forfeits:
+            if unit.kind == "squad" and phase == "dfph":
+                need_range(range_, f"{unit.name}'s forfeited Inherent FP (A7.353)")
+                if adjacent(range_):
+                    notes.append(
+                        (
+                            "A7.353",
+                            f"{unit.name} fires its forfeited Inherent FP halved at an ADJACENT "
+                            "unit in Final Fire",
+                        )
+                    )
+                    continue
+            mgs = ", ".join(unit.mgs) or ", ".join(
+                n for o, n in _pairs(per_owner) if o == unit.name
+            )
+            raise IllegalAction(
+                f"{unit.name} fired {mgs} and so forfeits its Inherent FP for the "
+                "remaining fire phases of this Player Turn.",
+                rule="A9.11",
+            )
+    return Usage(
+        inherent=tuple(u.name for u in inherent),
+        mgs=tuple(_pairs(per_owner)),
+        forfeits=tuple(forfeits),
+        sw_users=tuple(sw_users),
+        leader=leader.name if leader is not None else None,
+        notes=tuple(notes),
+    )
+
+
+def _pairs(per_owner: dict[str, list[str]]) -> list[tuple[str, str]]:
+    return [(owner, name) for owner, names in per_owner.items() for name in names]
 
 
 def plan_fire(state: AslState, action: Fire) -> FirePlan:
     """Validate an IFT attack and gather its numbers (before any die).
 
     :raises InvalidInput: unknown names, bad lowering entries, missing MPh target data.
-    :raises IllegalAction: A9.11/9.12 capacity, A9.2 shot limit, A9.3 Sustained Fire, A9.22 Fire
-        Lane, FB16.51 bans, fire out of phase.
+    :raises IllegalAction: the phase and who fires in it (A3), use this phase and Player Turn
+        (A8, A9.11, A9.12, A9.2), unit status (A.7), A9.3 Sustained Fire, A9.22 Fire Lane,
+        A9.4 leader direction, FB16.51 bans.
 
     >>> from rules_core.asl.examples import fb16_fire_group
-    >>> [m.name for m in plan_fire(fb16_fire_group(), Fire(units=("A", "B", "9-1"))).mmc]
+    >>> [m.name for m in plan_fire(fb16_fire_group(), Fire(units=("A", "B"))).mmc]
     ['A', 'B']
     """
     if not action.weapons and not action.units:
         raise InvalidInput("Name at least one weapon or unit that fires.")
     weapons = _lookup_weapons(state, action.weapons)
     units = _lookup_units(state, action.units)
-    phase = action.phase or state.phase
-    if phase is None:
-        raise InvalidInput("Set the phase first (/asl phase) or give phase.")
-    if phase in ("rph", "ccph"):
-        raise IllegalAction("There is no IFT fire in the Rally or Close Combat Phase.", rule="A3")
+    phase = fire_phase(state, action.phase, action.correction, "fire")
     sides = {w.side for w in weapons} | {u.side for u in units}
     if len(sides) > 1:
         raise InvalidInput("All firers of one attack must belong to the same side.")
     (side,) = sides
-    if state.phase_side is not None and action.phase is None:
-        phasing = state.phase_side.lower() == side.lower()
-        if phase in ("pfph", "afph") and not phasing:
-            raise IllegalAction(f"Only the ATTACKER fires in the {phase.upper()}.", rule="A3")
-        if phase in ("mph", "dfph") and phasing:
-            raise IllegalAction(f"Only the DEFENDER fires in the {phase.upper()}.", rule="A3")
+    check_side_fires(state, phase, side)
+    notes: list[tuple[str, str]] = []
+    if action.correction:
+        notes.append(
+            ("A3", f"out-of-sequence correction by a referee: fire in the {PHASE_NAMES[phase]}")
+        )
+    long_range = action.range is not None and action.range > LEADER_RANGE
+    leader = None
     if action.leader is not None:
         leader = state.unit(action.leader)
         if leader is None:
             raise InvalidInput(f"There is no unit called {action.leader!r} in this game.")
         if leader.kind != "leader" or leader.side != side:
             raise IllegalAction(f"{leader.name} is not a friendly leader.", rule="A7.53")
-    long_range = action.range is not None and action.range > LEADER_RANGE
-    if long_range and action.leader is None and any(w.is_mg for w in weapons):
+        if not leader.good_order:
+            raise IllegalAction(
+                f"{leader.name} is broken; only a Good Order leader directs fire.",
+                rule="A9.4" if long_range else "A.7",
+            )
+        if leader.sw_used:
+            raise IllegalAction(
+                f"{leader.name} fired a SW this phase and so has no leadership DRM in it.",
+                rule="A9.12",
+            )
+    if long_range and leader is None and any(w.is_mg for w in weapons):
         raise IllegalAction(
-            f"A MG firing beyond {LEADER_RANGE} hexes needs a leader directing it.", rule="A9.4"
+            f"A MG firing beyond {LEADER_RANGE} hexes needs a Good Order leader directing it.",
+            rule="A9.4",
         )
+    helper = None
+    if action.helper is not None:
+        helper = state.unit(action.helper)
+        if helper is None:
+            raise InvalidInput(f"There is no unit called {action.helper!r} in this game.")
+        if not helper.is_smc or helper.side != side or helper in units:
+            raise IllegalAction(
+                f"{helper.name} is not a second friendly SMC free to fire the MG.", rule="A9.12"
+            )
+        if not helper.good_order:
+            raise IllegalAction(f"{helper.name} is broken and cannot fire.", rule="A.7")
     sustained_names = {n.lower() for n in action.sustained}
     names = {w.name.lower() for w in weapons}
     if not sustained_names <= names:
         raise InvalidInput("Sustained Fire names a weapon that is not firing.")
     lowering = _parse_lowering(action.lowering, names)
-    if action.fpf and phase != "mph":
-        raise IllegalAction("Final Protective Fire happens only in the MPh.", rule="A8.31")
+    if action.fpf:
+        if phase != "mph":
+            raise IllegalAction("Final Protective Fire happens only in the MPh.", rule="A8.31")
+        need_range(action.range, "FPF")
+        if not adjacent(action.range):
+            raise IllegalAction(
+                "FPF is fired only at a unit moving ADJACENT to or into the firer's Location.",
+                rule="A8.31",
+            )
+    if action.tpbf:
+        if phase != "mph":
+            raise IllegalAction(
+                "tpbf is fire at a unit entering the MG's Location in the MPh.", rule="A9.223"
+            )
+        if action.range not in (None, 0):
+            raise InvalidInput("tpbf is fire at the firer's own Location: range 0.")
     if action.fire_lane or action.lane_residual:
         if len(weapons) != 1 or units or weapons[0].kind != "sw_mg":
             raise IllegalAction("A Fire Lane belongs to one SW MG firing alone.", rule="A9.22")
@@ -437,9 +688,9 @@ def plan_fire(state: AslState, action: Fire) -> FirePlan:
         raise InvalidInput("Lay a Fire Lane or resolve its Residual attack, not both.")
     lanes = {lane.weapon.lower() for lane in state.fire_lanes}
     # A9.2: the MPh shot limit per (MG, unit, Location) binds Subsequent First Fire (Sustained
-    # Fire) too: the A9.2 EX MG "cannot use Subsequent First Fire vs the broken squad because it
-    # has already fired on it twice and the unit had expended only two MF".
-    if phase == "mph" and not action.lane_residual and not action.fpf:
+    # Fire) and FPF too: the A9.2 EX MG "cannot use Subsequent First Fire vs the broken squad
+    # because it has already fired on it twice and the unit had expended only two MF".
+    if phase == "mph" and not action.lane_residual:
         limited = [w for w in weapons if w.is_mg]
         if limited:
             if not action.targets or action.location is None or action.mf is None:
@@ -449,51 +700,58 @@ def plan_fire(state: AslState, action: Fire) -> FirePlan:
             limit = max(1, action.mf)
             for weapon in limited:
                 for target in action.targets:
-                    taken = _shots(state, weapon.name, target, action.location)
+                    taken = shots_taken(state, weapon.name, target, action.location)
                     if taken >= limit:
                         raise IllegalAction(
                             f"{weapon.name} has already attacked {target} in {action.location} "
-                            f"{taken} time(s) and it spent {action.mf} MF there; Subsequent "
-                            "First Fire at it there is not allowed either (FPF excepted).",
+                            f"{taken} time(s) and it spent {action.mf} MF there.",
                             rule="A9.2",
                         )
-    # A9.11/A9.12: how many SW MGs each unit fires.
-    per_possessor: dict[str, int] = {}
+    for unit in units:
+        if not unit.good_order:
+            raise IllegalAction(f"{unit.name} is broken and cannot fire.", rule="A.7")
+        note = _check_unit_marker(unit, phase, action.fpf, action.range)
+        if note is not None:
+            notes.append(("A8.3", note))
+    weapon_plans = []
     for weapon in weapons:
         if weapon.status != "ok":
             raise IllegalAction(f"{weapon.name} is {weapon.status} and cannot fire.", rule="A9.7")
-        if weapon.kind == "sw_mg" and weapon.possessor is not None:
-            key = weapon.possessor.lower()
-            per_possessor[key] = per_possessor.get(key, 0) + 1
-    for key, count in per_possessor.items():
-        owner = state.unit(key)
-        if owner is None:
-            continue
-        if count > MG_CAPACITY[owner.kind]:
+        owner = check_possessor_fires(state, weapon)
+        auto_sustained = False
+        if action.lane_residual:
+            if weapon.name.lower() not in lanes:
+                raise IllegalAction(f"{weapon.name} has no Fire Lane.", rule="A9.22")
+        else:
+            if weapon.lane_laid and phase == "mph" and not action.tpbf:
+                raise IllegalAction(
+                    f"{weapon.name} laid a Fire Lane this MPh and may not fire again until the "
+                    "DFPh, except at a unit entering its Location (tpbf:true).",
+                    rule="A9.22",
+                )
+            check_not_spent(weapon, phase)
+            auto_sustained = _check_marker(weapon, phase, action.fpf, action.range)
+        declared = weapon.name.lower() in sustained_names
+        if declared and not action.fpf and weapon.fire_marker != "first":
             raise IllegalAction(
-                f"{owner.name} may fire at most {MG_CAPACITY[owner.kind]} SW MG(s) at once.",
-                rule="A9.11" if owner.is_mmc else "A9.12",
+                "Sustained Fire is Subsequent First Fire or Final Fire by a MG marked First "
+                f"Fire, or FPF; {weapon.name} is not marked First Fire.",
+                rule="A9.3",
             )
-        if (count == 2 or owner.kind != "squad") and owner in units and owner.is_mmc:
-            raise IllegalAction(
-                f"{owner.name} fires {count} SW MG(s) and so forfeits its Inherent FP.",
-                rule="A9.11",
-            )
-    weapon_plans = []
-    for weapon in weapons:
         # A9.3: a MG that attacks using FPF is using Sustained Fire (B# −2), declared or not.
-        sustained = weapon.name.lower() in sustained_names or (action.fpf and weapon.is_mg)
+        sustained = declared or auto_sustained or (action.fpf and weapon.is_mg)
         level = weapon_level(state, weapon)
         if sustained:
-            owner = state.unit(weapon.possessor) if weapon.possessor else None
             if not weapon.is_mg or (weapon.kind == "veh_mg" and not weapon.main_armament):
                 raise IllegalAction(
                     f"{weapon.name} may not use Sustained Fire (only SW MGs and a MA MG).",
                     rule="A9.3",
                 )
-            if owner is not None and owner.is_smc:
+            if owner is not None and owner.is_smc and helper is None:
                 raise IllegalAction(
-                    "A lone leader or hero may not use Sustained Fire.", rule="A9.3"
+                    f"{weapon.name} would use Sustained Fire, which a MG fired by a lone SMC "
+                    "may not.",
+                    rule="A9.3",
                 )
             if phase not in ("mph", "dfph"):
                 raise IllegalAction(
@@ -502,22 +760,27 @@ def plan_fire(state: AslState, action: Fire) -> FirePlan:
                 )
             if level >= 4 and not action.fpf:
                 raise IllegalAction(
-                    f"Sustained Fire is not allowed at Ammunition Shortage level {level} "
-                    "except as FPF.",
+                    f"{weapon.name} would use Sustained Fire, which is not allowed at "
+                    f"Ammunition Shortage level {level} except as FPF.",
                     rule="FB16.51",
                 )
-        if action.lane_residual:
-            if weapon.name.lower() not in lanes:
-                raise IllegalAction(f"{weapon.name} has no Fire Lane.", rule="A9.22")
-        else:
-            _validate_markers(weapon, phase, sustained, action.fpf)
-        if action.fire_lane:
-            owner = state.unit(weapon.possessor) if weapon.possessor else None
-            if owner is None or not owner.is_mmc or owner.broken or owner.pinned:
-                raise IllegalAction(
-                    "A Fire Lane needs a Good Order, unpinned Infantry MMC manning the MG.",
-                    rule="A9.22",
+            if auto_sustained and not declared:
+                why = "Subsequent First Fire" if phase == "mph" else "Final Fire"
+                notes.append(
+                    (
+                        "A9.3",
+                        f"{weapon.name} is marked First Fire: {why} is Sustained Fire "
+                        "(B# −2, FP halved as Area Fire)",
+                    )
                 )
+        if action.fire_lane and (
+            owner is None or not owner.good_order or owner.pinned or weapon.fire_marker != "none"
+        ):
+            raise IllegalAction(
+                "A Fire Lane needs a Good Order SW MG without a First/Final Fire marker, "
+                "manned by unpinned Infantry.",
+                rule="A9.22",
+            )
         extra = lowering.get(weapon.name.lower(), 0)
         total = extra + (SUSTAINED_FIRE_LOWERING if sustained else 0)
         # A9.71 pools MGs (and weapons reaching their X#); FB16.34 every FB-subject SW.
@@ -537,10 +800,21 @@ def plan_fire(state: AslState, action: Fire) -> FirePlan:
                 pooled=pooled,
             )
         )
+    usage = (
+        Usage(leader=leader.name if leader is not None else None)
+        if action.lane_residual
+        else mg_usage(
+            state,
+            weapons,
+            units,
+            phase=phase,
+            range_=action.range,
+            helper=helper,
+            leader=leader,
+        )
+    )
     mmc = []
     for unit in units:
-        if unit.side != side:
-            raise InvalidInput("All firers of one attack must belong to the same side.")
         level = unit_level(state, unit)
         if unit.kind in ("squad", "half_squad") and not personnel_immune(unit) and level > 0:
             mmc.append(MmcPlan(unit.name, level, unit.replaced_by, unit.berserk))
@@ -555,10 +829,24 @@ def plan_fire(state: AslState, action: Fire) -> FirePlan:
         fire_lane=action.fire_lane,
         lane_residual=action.lane_residual,
         fpf=action.fpf,
+        usage=Usage(
+            inherent=usage.inherent,
+            mgs=usage.mgs,
+            forfeits=usage.forfeits,
+            sw_users=usage.sw_users,
+            leader=usage.leader,
+            notes=(*notes, *usage.notes),
+        ),
     )
 
 
-def _shots(state: AslState, weapon: str, target: str, location: str) -> int:
+def shots_taken(state: AslState, weapon: str, target: str, location: str) -> int:
+    """A9.2: shots ``weapon`` took at ``target`` in ``location`` this MPh.
+
+    >>> from rules_core.asl.examples import fb16_fire_group
+    >>> shots_taken(fb16_fire_group(), "HMG", "G", "CCC6")
+    0
+    """
     for record in state.shots:
         if (record.weapon.lower(), record.target.lower(), record.location.lower()) == (
             weapon.lower(),
@@ -616,10 +904,11 @@ def resolve_fire(state: AslState, action: Fire, dice: Dice) -> Outcome[AslState]
     >>> from rules_core.asl.system import SYSTEM
     >>> from rules_core.dice import ScriptedDice
     >>> st = SYSTEM.new_state(["Axis", "Allied"], {})
-    >>> from rules_core.asl.actions import AddWeapon, SetPhase
-    >>> st = SYSTEM.resolve(st, AddWeapon(name="LMG", side="Axis", kind="sw_mg", rof=1),
-    ...                     ScriptedDice([])).state
-    >>> st = SYSTEM.resolve(st, SetPhase(phase="pfph", side="Axis"), ScriptedDice([])).state
+    >>> from rules_core.asl.actions import AddUnit, AddWeapon, SetPhase
+    >>> for a in (AddUnit(name="A", side="Axis", kind="squad"),
+    ...           AddWeapon(name="LMG", side="Axis", kind="sw_mg", rof=1, owner="A"),
+    ...           SetPhase(phase="pfph", side="Axis")):
+    ...     st = SYSTEM.resolve(st, a, ScriptedDice([])).state
     >>> out = resolve_fire(st, Fire(weapons=("LMG",)), ScriptedDice([6, 6]))
     >>> out.fact("LMG"), out.explanation()[1]
     ('malfunctioned', 'A9.7: Original DR 12 ≥ B12 — LMG malfunctioned')
@@ -638,7 +927,7 @@ def resolve_fire(state: AslState, action: Fire, dice: Dice) -> Outcome[AslState]
     mmc_rs_rolls = tuple(dice.rolls[before:])
     result = settle(plan, colored, white, weapons_selected, mmc_selected)
 
-    steps: list[Step] = []
+    steps: list[Step] = [Step(rule=rule, text=text) for rule, text in plan.usage.notes]
     drm = (Modifier(label="IFT DRM", value=action.drm),) if action.drm else ()
     steps.append(
         Step(
@@ -766,6 +1055,54 @@ def _rolls_from(first: Roll, *more: tuple[Roll, ...]) -> tuple[Roll, ...]:
     return tuple(out)
 
 
+UNIT_MARKER_AFTER: dict[tuple[str, FireMarker], FireMarker] = {
+    ("pfph", "none"): "prep",
+    ("mph", "none"): "first",
+    ("mph", "first"): "final",
+    ("mph", "final"): "final",
+    ("dfph", "none"): "final",
+    ("dfph", "first"): "final",
+    ("afph", "none"): "none",
+}
+"""A8: a unit's Inherent FP marker after it fires (Prep, First, then Subsequent First/FPF and
+Final Fire are Final)."""
+
+
+def record_usage(state: AslState, usage: Usage, phase: str) -> AslState:
+    """The state once a declaration's use is recorded (A8 markers, A9.11, A9.12).
+
+    >>> from rules_core.asl.examples import fb16_fire_group
+    >>> st = record_usage(fb16_fire_group(), Usage(inherent=("A",), mgs=(("A", "HMG"),)), "pfph")
+    >>> a = st.unit("A")
+    >>> a.fired, a.fire_marker, a.mgs
+    (True, 'prep', ('HMG',))
+    """
+    units: dict[str, Unit] = {}
+
+    def touch(name: str, **update: object) -> None:
+        unit = units.get(name) or state.unit(name)
+        assert unit is not None
+        units[unit.name] = unit.model_copy(update=update)
+
+    for name in usage.inherent:
+        unit = units.get(name) or state.unit(name)
+        assert unit is not None
+        marker = UNIT_MARKER_AFTER.get((phase, unit.fire_marker), unit.fire_marker)
+        touch(name, fired=True, fire_marker=marker)
+    for owner, mg in usage.mgs:
+        unit = units.get(owner) or state.unit(owner)
+        assert unit is not None
+        if mg not in unit.mgs:
+            touch(owner, mgs=(*unit.mgs, mg))
+    for name in usage.forfeits:
+        touch(name, forfeit=True)
+    for name in usage.sw_users:
+        touch(name, sw_used=True)
+    if usage.leader is not None:
+        touch(usage.leader, directed=True)
+    return state.with_units(units)
+
+
 def _apply(state: AslState, action: Fire, plan: FirePlan, result: FireResult) -> AslState:
     changed: dict[str, Weapon] = {}
     kinds = {w.name: w.kind for w in plan.weapons}
@@ -781,22 +1118,39 @@ def _apply(state: AslState, action: Fire, plan: FirePlan, result: FireResult) ->
             update["low_ammo"] = True
         if r.marker is not None:
             update["fire_marker"] = r.marker
+            update["spent"] = True  # A9.2: no (or lost) Multiple ROF: no more fire this phase
+        if plan.fire_lane:
+            update["lane_laid"] = True
         if update:
             changed[weapon.name] = weapon.model_copy(update=update)
     new = state.with_weapons(changed)
+    new = record_usage(new, plan.usage, plan.phase)
     units: dict[str, Unit] = {}
+
+    def touch(name: str, **update: object) -> None:
+        unit = units.get(name) or new.unit(name)
+        assert unit is not None
+        units[unit.name] = unit.model_copy(update=update)
+
     for name, effect in result.replacement:
-        unit = new.unit(name)
+        unit = units.get(name) or new.unit(name)
         assert unit is not None
         if effect.startswith("replaced"):
-            units[unit.name] = unit.model_copy(
-                update={"quality": unit.replaced_by[0], "replaced_by": unit.replaced_by[1:]}
-            )
+            touch(name, quality=unit.replaced_by[0], replaced_by=unit.replaced_by[1:])
         elif effect == "broken":
-            units[unit.name] = unit.model_copy(update={"broken": True})
+            touch(name, broken=True)
     new = new.with_units(units)
     broken_names = {r.name.lower() for r in result.weapons if r.fate != Fate.OK}
-    lanes = tuple(lane for lane in new.fire_lanes if lane.weapon.lower() not in broken_names)
+    if action.tpbf:  # A9.223: a TPBF situation cancels the firing MG's Fire Lane
+        broken_names |= {w.name.lower() for w in plan.weapons}
+    # A9.223: a lane ends when its MG breaks or its manning Infantry break (FB16.2 included)
+    broken_units = {u.name for u in new.units if u.broken or u.pinned}
+    lanes = tuple(
+        lane
+        for lane in new.fire_lanes
+        if lane.weapon.lower() not in broken_names
+        and ((lane_mg := new.weapon(lane.weapon)) is None or lane_mg.possessor not in broken_units)
+    )
     if plan.fire_lane and not broken_names:
         lanes = (*lanes, FireLane(weapon=plan.weapons[0].name, location=action.location or ""))
     shots = list(new.shots)
@@ -805,19 +1159,26 @@ def _apply(state: AslState, action: Fire, plan: FirePlan, result: FireResult) ->
             if w.kind not in ("sw_mg", "veh_mg"):
                 continue
             for target in action.targets:
-                taken = _shots(new, w.name, target, action.location)
-                shots = [
-                    s
-                    for s in shots
-                    if (s.weapon.lower(), s.target.lower(), s.location.lower())
-                    != (w.name.lower(), target.lower(), action.location.lower())
-                ]
-                shots.append(
-                    ShotCount(
-                        weapon=w.name, target=target, location=action.location, shots=taken + 1
-                    )
-                )
+                shots = count_shot(shots, w.name, target, action.location)
     return new.model_copy(update={"fire_lanes": lanes, "shots": tuple(shots)})
+
+
+def count_shot(shots: list[ShotCount], weapon: str, target: str, location: str) -> list[ShotCount]:
+    """A9.2: one more shot of ``weapon`` at ``target`` in ``location`` this MPh.
+
+    >>> count_shot([], "MG", "squad", "H5")[0].shots
+    1
+    """
+    key = (weapon.lower(), target.lower(), location.lower())
+    taken = 0
+    kept = []
+    for s in shots:
+        if (s.weapon.lower(), s.target.lower(), s.location.lower()) == key:
+            taken = s.shots
+        else:
+            kept.append(s)
+    kept.append(ShotCount(weapon=weapon, target=target, location=location, shots=taken + 1))
+    return kept
 
 
 def fire_odds(state: AslState, action: Fire) -> dict[tuple[Fact, ...], Fraction]:
@@ -857,16 +1218,21 @@ __all__ = [
     "FirePlan",
     "FireResult",
     "MmcPlan",
+    "Usage",
     "WeaponPlan",
     "WeaponResult",
+    "count_shot",
     "fate_word",
     "fire_facts",
     "fire_odds",
     "firing_side",
+    "mg_usage",
     "mmc_candidates",
     "plan_fire",
+    "record_usage",
     "resolve_fire",
     "settle",
+    "shots_taken",
     "weapon_candidates",
     "weapon_fate",
 ]

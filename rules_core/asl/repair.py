@@ -14,6 +14,8 @@ from rules_core.outcome import Modifier, Outcome, Step
 
 VEHICLE_R_NUMBER = 1
 """D3.7: vehicle armament is repaired on a dr of 1."""
+REPAIR_CAPACITY: dict[str, int] = {"squad": 2, "half_squad": 1, "crew": 1, "leader": 1, "hero": 1}
+"""A9.72: a unit repairs as many weapons as it could fire in one phase (A9.11, A9.12)."""
 
 
 def repair_result(final_dr: int, r_number: int, elimination: int) -> str:
@@ -38,8 +40,11 @@ def resolve_repair(state: AslState, action: Repair, dice: Dice) -> Outcome[AslSt
     >>> from rules_core.asl.actions import AddWeapon
     >>> from rules_core.dice import ScriptedDice
     >>> st = SYSTEM.new_state(["Axis", "Allied"], {})
-    >>> st = SYSTEM.resolve(st, AddWeapon(name="LMG", side="Axis", kind="sw_mg", repair=2,
-    ...                     status="malfunctioned"), ScriptedDice([])).state
+    >>> from rules_core.asl.actions import AddUnit, SetPhase
+    >>> for a in (AddUnit(name="A", side="Axis", kind="squad"),
+    ...           AddWeapon(name="LMG", side="Axis", kind="sw_mg", repair=2, owner="A",
+    ...                     status="malfunctioned"), SetPhase(side="Axis")):
+    ...     st = SYSTEM.resolve(st, a, ScriptedDice([])).state
     >>> resolve_repair(st, Repair(weapon="LMG"), ScriptedDice([2])).fact("LMG")
     'repaired'
     """
@@ -54,20 +59,48 @@ def resolve_repair(state: AslState, action: Repair, dice: Dice) -> Outcome[AslSt
         raise IllegalAction(
             f"A captured {weapon.name} may be repaired only by its original owner.", rule="A9.72"
         )
-    if state.phase is not None and state.phase != "rph":
+    if state.phase is None:
+        raise IllegalAction("No Player Turn has begun; start one with /asl phase.", rule="A3")
+    if state.phase != "rph":
         raise IllegalAction("Repair is attempted in the Rally Phase.", rule="A9.72")
-    repairer_name = action.unit or weapon.possessor
+    if weapon.repair_tried:
+        raise IllegalAction(
+            f"A Repair dr was already made for {weapon.name} this Player Turn; it stays as it is "
+            "until the next one.",
+            rule="A9.72",
+        )
     vehicle = weapon.kind == "veh_mg"
-    if repairer_name is not None:
-        repairer = state.unit(repairer_name)
-        if repairer is None:
-            raise InvalidInput(f"There is no unit called {repairer_name!r} in this game.")
-        if repairer.side != weapon.side:
-            raise IllegalAction(f"{repairer.name} does not possess {weapon.name}.", rule="A9.72")
-        if repairer.broken:
-            raise IllegalAction("Only a Good Order unit may repair.", rule="A9.72")
-        if weapon.kind == "gun" and repairer.kind != "crew":
+    owner = state.unit(weapon.possessor) if weapon.possessor else None
+    if action.unit is not None:
+        named = state.unit(action.unit)
+        if named is None:
+            raise InvalidInput(f"There is no unit called {action.unit!r} in this game.")
+        if owner is None or named.name != owner.name:
+            raise IllegalAction(
+                f"{named.name} does not possess {weapon.name}; only its possessor repairs it.",
+                rule="A9.72",
+            )
+    if owner is None and weapon.kind in ("sw_mg", "sw_other"):
+        raise IllegalAction(
+            f"{weapon.name} has no possessor; only the unit possessing a SW repairs it "
+            "(record it with /asl weapon add … owner: update:true).",
+            rule="A9.72",
+        )
+    if owner is not None:
+        if not owner.good_order:
+            raise IllegalAction(
+                f"{owner.name} is broken; only a Good Order unit may repair.", rule="A9.72"
+            )
+        if weapon.kind == "gun" and owner.kind != "crew":
             raise IllegalAction("Only a crew may repair a Gun.", rule="A9.72")
+        capacity = REPAIR_CAPACITY[owner.kind]
+        if owner.repairs >= capacity:
+            raise IllegalAction(
+                f"{owner.name} has already made {owner.repairs} Repair dr(s) this Rally Phase; a "
+                f"{owner.kind.replace('_', '-')} repairs as many weapons as it could fire in one "
+                f"phase ({capacity}).",
+                rule="A9.72",
+            )
     r_number = weapon.r_number
     if r_number is None:
         if not vehicle:
@@ -104,7 +137,10 @@ def resolve_repair(state: AslState, action: Repair, dice: Dice) -> Outcome[AslSt
         fact = "no change"
     modifiers = (Modifier(label="repair drm", value=drm, rule="A9.72"),) if drm else ()
     steps = [Step(rule=rule, text=text, dice=(roll,), modifiers=modifiers)]
-    new = state.with_weapons({weapon.name: weapon.model_copy(update=update)}) if update else state
+    update["repair_tried"] = True
+    new = state.with_weapons({weapon.name: weapon.model_copy(update=update)})
+    if owner is not None:
+        new = new.with_units({owner.name: owner.model_copy(update={"repairs": owner.repairs + 1})})
     return Outcome[AslState](
         state=new, steps=tuple(steps), rolls=(roll,), facts=((weapon.name, fact),)
     )

@@ -5,9 +5,18 @@ They resolve like any other action so the game's log holds every change.
 
 from __future__ import annotations
 
-from rules_core.asl.actions import AddUnit, AddWeapon, ListWeapons, RemoveWeapon, SetLevel, SetPhase
-from rules_core.asl.fb16 import weapon_level
-from rules_core.asl.state import MARKER_NAMES, PHASE_NAMES, AslState, FireMarker, Unit, Weapon
+from rules_core.asl.actions import (
+    AddUnit,
+    AddWeapon,
+    ListWeapons,
+    RemoveWeapon,
+    SetLevel,
+    SetPhase,
+    SetUnit,
+)
+from rules_core.asl.fb16 import unit_level, weapon_level
+from rules_core.asl.state import MARKER_NAMES, AslState, Phase, Unit, Weapon
+from rules_core.asl.turn import enter_phase, following, phase_label
 from rules_core.errors import IllegalAction, InvalidInput
 from rules_core.outcome import Outcome, Step
 
@@ -57,9 +66,10 @@ def set_level(state: AslState, action: SetLevel) -> Outcome[AslState]:
         if action.level
         else f"{name}: no Ammunition Shortage"
     )
-    return Outcome[AslState](
-        state=state.model_copy(update={"sides": sides}), steps=(Step(rule="FB16.1", text=text),)
-    )
+    new = state.model_copy(update={"sides": sides})
+    steps = [Step(rule="FB16.1", text=text)]
+    steps += [_replacement_warning(u) for u in new.units if _lacks_replacement(new, u)]
+    return Outcome[AslState](state=new, steps=tuple(steps))
 
 
 def add_unit(state: AslState, action: AddUnit) -> Outcome[AslState]:
@@ -107,7 +117,28 @@ def add_unit(state: AslState, action: AddUnit) -> Outcome[AslState]:
     chain = f", replaced by {' → '.join(unit.replaced_by)}" if unit.replaced_by else ""
     described = " ".join(part for part in (unit.nationality, unit.kind, unit.quality) if part)
     text = f"{unit.name}: {described}{chain}"
-    return Outcome[AslState](state=new, steps=(Step(rule="A19.13" if chain else "A1", text=text),))
+    steps = [Step(rule="A19.13" if chain else "A1", text=text)]
+    if _lacks_replacement(new, unit):
+        steps.append(_replacement_warning(unit))
+    return Outcome[AslState](state=new, steps=tuple(steps))
+
+
+def _lacks_replacement(state: AslState, unit: Unit) -> bool:
+    """An Axis squad or half-squad under FB16 with no A19.13 replacement recorded."""
+    return (
+        unit.kind in ("squad", "half_squad")
+        and not unit.replaced_by
+        and unit_level(state, unit) > 0
+    )
+
+
+def _replacement_warning(unit: Unit) -> Step:
+    return Step(
+        rule="A19.13",
+        text=f"no replacement recorded for {unit.name}: FB16.2 Unit Replacement would break it; "
+        f'if a lower-quality counter exists, record it with /asl unit add name:"{unit.name}" '
+        "… replaced-by:… update:true",
+    )
 
 
 def _special_ammo(entries: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
@@ -240,49 +271,128 @@ def remove_weapon(state: AslState, action: RemoveWeapon) -> Outcome[AslState]:
     return Outcome[AslState](state=new, steps=(Step(rule="A9.7", text=f"{weapon.name} removed"),))
 
 
-MARKERS_EXPIRING: dict[str, frozenset[FireMarker]] = {
-    "rph": frozenset({"prep", "first", "final", "intensive"}),
-    "afph": frozenset({"first", "final"}),
-    "ccph": frozenset({"prep", "intensive"}),
-}
-"""A3: fire markers removed on entering a phase (DEFENDER's at the end of the DFPh, ATTACKER's at
-the end of the AFPh, all at the end of the Player Turn)."""
-
-
 def set_phase(state: AslState, action: SetPhase) -> Outcome[AslState]:
-    """Advance the phase; clear expiring fire markers, MPh shots, Fire Lanes (A3, A9.2, A9.22).
+    """Go on to the next phase of the Player Turn, or begin the first one (A3).
+
+    The first ``/asl phase`` names the ATTACKER (``side``) and may name the phase the scenario
+    begins in; afterwards the phases follow RPh → PFPh → MPh → DFPh → AFPh → RtPh → CCPh, and
+    after the CCPh the other side's Player Turn begins. Any other phase or side is an
+    out-of-sequence correction, which only a referee declares (``correction:true``).
 
     >>> from rules_core.asl.examples import fb16_fire_group
-    >>> out = set_phase(fb16_fire_group(), SetPhase(phase="mph", side="Axis"))
+    >>> out = set_phase(fb16_fire_group(), SetPhase())
     >>> out.state.phase, out.explanation()
     ('mph', ['A3: Movement Phase of Axis'])
+    >>> set_phase(fb16_fire_group(), SetPhase(phase="dfph"))
+    Traceback (most recent call last):
+    ...
+    rules_core.errors.IllegalAction: The next phase is the Movement Phase of Axis; ... (A3)
     """
-    side = _side(state, action.side)
-    steps = [Step(rule="A3", text=f"{PHASE_NAMES[action.phase]} of {side}")]
-    expiring = MARKERS_EXPIRING.get(action.phase, frozenset())
-    changed = {
-        w.name: w.model_copy(update={"fire_marker": "none"})
-        for w in state.weapons
-        if w.fire_marker in expiring
-    }
-    new = state.with_weapons(changed)
-    if changed:
-        steps.append(Step(rule="A3", text=f"fire markers removed from {', '.join(changed)}"))
-    if state.phase == "mph" or action.phase == "mph":
-        if state.fire_lanes:
-            steps.append(Step(rule="A9.22", text="Fire Lanes end with the MPh"))
-        new = new.model_copy(update={"shots": (), "fire_lanes": ()})
-    if action.phase == "rph":
-        pinned = {u.name: u.model_copy(update={"pinned": False}) for u in new.units if u.pinned}
-        new = new.with_units(pinned)
-        if pinned:
-            steps.append(Step(rule="A7.8", text=f"Pin counters removed from {', '.join(pinned)}"))
-    new = new.model_copy(update={"phase": action.phase, "phase_side": side})
+    if state.phase is None or state.phase_side is None:
+        if action.side is None:
+            raise InvalidInput(
+                "Name the ATTACKER of the first Player Turn with side: (e.g. side:Axis)."
+            )
+        attacker = _side(state, action.side)
+        phase: Phase = action.phase or "rph"
+        new, steps = enter_phase(state, phase, attacker, new_turn=True)
+        first = Step(rule="A3", text=f"{phase_label(phase, attacker)} — Player Turn 1 begins")
+        return Outcome[AslState](state=new, steps=(first, *steps))
+    expected_phase, expected_side = following(state)
+    phase = action.phase or expected_phase
+    attacker = _side(state, action.side) if action.side is not None else expected_side
+    if action.phase is None and action.side is not None and action.correction:
+        phase = state.phase  # a correction of the ATTACKER alone keeps the phase
+    in_sequence = phase == expected_phase and attacker == expected_side
+    if not in_sequence and not action.correction:
+        raise IllegalAction(
+            f"The next phase is the {phase_label(expected_phase, expected_side)}; only a "
+            "referee may jump to another, with correction:true.",
+            rule="A3",
+        )
+    new_turn = phase == "rph" and (state.phase != "rph" or attacker != state.phase_side)
+    new, steps = enter_phase(state, phase, attacker, new_turn=new_turn)
+    text = phase_label(phase, attacker)
+    if new_turn:
+        text += f" — Player Turn {new.turn} begins"
+    head = [Step(rule="A3", text=text)]
+    if not in_sequence:
+        head.append(
+            Step(
+                rule="A3",
+                text="out-of-sequence correction by a referee (the sequence would have been "
+                f"the {phase_label(expected_phase, expected_side)})",
+            )
+        )
+    return Outcome[AslState](state=new, steps=(*head, *steps))
+
+
+STATUS_WORDS: dict[str, str] = {
+    "good_order": "in Good Order",
+    "broken": "broken",
+    "pinned": "pinned",
+    "berserk": "berserk",
+    "eliminated": "eliminated",
+}
+
+
+def set_unit(state: AslState, action: SetUnit) -> Outcome[AslState]:
+    """Record a unit's status from a roll outside the bot (a Morale Check, A10; A.7 Good Order).
+
+    A Fire Lane ends when its manning Infantry break, are pinned or eliminated (A9.223); an
+    eliminated unit's weapons are left unpossessed (A9.1).
+
+    >>> from rules_core.asl.examples import fb16_fire_group
+    >>> out = set_unit(fb16_fire_group(), SetUnit(name="B", status="broken", reason="MC DR 11"))
+    >>> out.state.unit("B").broken, out.explanation()
+    (True, ['A10: B is broken (MC DR 11)'])
+    """
+    unit = state.unit(action.name)
+    if unit is None:
+        raise InvalidInput(f"There is no unit called {action.name!r} in this game.")
+    why = f" ({action.reason.strip()})" if action.reason.strip() else ""
+    steps = [Step(rule="A10", text=f"{unit.name} is {STATUS_WORDS[action.status]}{why}")]
+    manned = {w.name for w in state.weapons if w.possessor == unit.name}
+    if action.status == "eliminated":
+        new = state.model_copy(
+            update={
+                "units": tuple(u for u in state.units if u is not unit),
+                "weapons": tuple(
+                    w.model_copy(update={"possessor": None}) if w.name in manned else w
+                    for w in state.weapons
+                ),
+            }
+        )
+        if manned:
+            steps.append(Step(rule="A9.1", text=f"{', '.join(sorted(manned))} left unpossessed"))
+    else:
+        flags = {
+            "good_order": {"broken": False, "pinned": False, "berserk": False},
+            "broken": {"broken": True, "berserk": False},
+            "pinned": {"pinned": True},
+            "berserk": {"berserk": True, "broken": False, "pinned": False},
+        }[action.status]
+        update: dict[str, object] = dict(flags)
+        if action.quality is not None and action.quality.strip():
+            update["quality"] = action.quality.strip()
+            steps.append(Step(rule="A19.13", text=f"{unit.name} is now a {update['quality']}"))
+        new = state.with_units({unit.name: unit.model_copy(update=update)})
+    if action.status in ("broken", "pinned", "eliminated"):
+        ended = [lane for lane in new.fire_lanes if lane.weapon in manned]
+        if ended:
+            new = new.model_copy(
+                update={"fire_lanes": tuple(f for f in new.fire_lanes if f not in ended)}
+            )
+            steps.append(
+                Step(
+                    rule="A9.223",
+                    text=f"the Fire Lane of {', '.join(f.weapon for f in ended)} ends",
+                )
+            )
     return Outcome[AslState](state=new, steps=tuple(steps))
 
 
 __all__ = [
-    "MARKERS_EXPIRING",
     "add_unit",
     "add_weapon",
     "describe",
@@ -290,4 +400,5 @@ __all__ = [
     "remove_weapon",
     "set_level",
     "set_phase",
+    "set_unit",
 ]

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 WeaponKind = Literal["sw_mg", "sw_other", "veh_mg", "gun"]
 """RULES_BRIEF §2.1: SW MG, other SW, vehicle Inherent MG Armament, Gun (any ordnance)."""
 UnitKind = Literal["squad", "half_squad", "crew", "leader", "hero"]
-Phase = Literal["rph", "pfph", "mph", "dfph", "afph", "ccph"]
+Phase = Literal["rph", "pfph", "mph", "dfph", "afph", "rtph", "ccph"]
 FireMarker = Literal["none", "prep", "first", "final", "intensive"]
 WeaponStatus = Literal["ok", "malfunctioned", "eliminated", "disabled"]
 
@@ -29,8 +29,13 @@ PHASE_NAMES: dict[str, str] = {
     "mph": "Movement Phase",
     "dfph": "Defensive Fire Phase",
     "afph": "Advancing Fire Phase",
+    "rtph": "Rout Phase",
     "ccph": "Close Combat Phase",
 }
+PHASE_ORDER: tuple[Phase, ...] = ("rph", "pfph", "mph", "dfph", "afph", "rtph", "ccph")
+"""A3: the phases of one Player Turn, in order (the APh is not refereed here)."""
+FIRE_PHASES: frozenset[str] = frozenset({"pfph", "mph", "dfph", "afph"})
+"""A3: the phases in which IFT and To Hit fire happens."""
 MARKER_NAMES: dict[str, str] = {
     "none": "no fire marker",
     "prep": "Prep Fire",
@@ -86,6 +91,29 @@ class Unit(BaseModel):
     berserk: bool = False
     unarmed: bool = False
     cx: bool = False
+    fire_marker: FireMarker = "none"
+    """A3, A8: the Prep/First/Final Fire marker of its Inherent FP."""
+    fired: bool = False
+    """Its Inherent FP attacked this phase (A7: once per phase unless the rules say otherwise)."""
+    forfeit: bool = False
+    """A9.11: Inherent FP forfeited for the remaining fire phases of this Player Turn."""
+    mgs: tuple[str, ...] = ()
+    """A9.11/A9.12: the SW MGs it fired this phase."""
+    directed: bool = False
+    """A leader who directed fire this phase (A9.12: one who fires a SW may not)."""
+    sw_used: bool = False
+    """A9.12: an SMC who fired a SW this phase (a leader loses his leadership DRM)."""
+    repairs: int = 0
+    """A9.72: Repair drs it made this Player Turn."""
+
+    @property
+    def good_order(self) -> bool:
+        """A.7: Good Order — not broken.
+
+        >>> Unit(name="A", side="Axis", kind="squad", nationality="German", broken=True).good_order
+        False
+        """
+        return not self.broken
 
     @property
     def is_mmc(self) -> bool:
@@ -132,6 +160,12 @@ class Weapon(BaseModel):
     status: WeaponStatus = "ok"
     fire_marker: FireMarker = "none"
     low_ammo: bool = False
+    spent: bool = False
+    """A9.2: it may not fire again this phase (no or lost Multiple ROF, Sustained Fire, use)."""
+    lane_laid: bool = False
+    """A9.22: it laid a Fire Lane this MPh (no further fire until the DFPh except vs TPBF)."""
+    repair_tried: bool = False
+    """A9.72: a Repair dr was made for it this Player Turn."""
 
     @property
     def is_mg(self) -> bool:
@@ -173,6 +207,9 @@ class AslState(BaseModel):
     weapons: tuple[Weapon, ...] = ()
     phase: Phase | None = None
     phase_side: str | None = None
+    """The ATTACKER: the side whose Player Turn it is (A3)."""
+    turn: int = 0
+    """Player Turns begun since the game's first (A3)."""
     shots: tuple[ShotCount, ...] = ()
     fire_lanes: tuple[FireLane, ...] = ()
     config: AslConfig = AslConfig()

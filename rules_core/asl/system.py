@@ -28,6 +28,7 @@ from rules_core.asl.actions import (
     Repair,
     SetLevel,
     SetPhase,
+    SetUnit,
     ToHit,
 )
 from rules_core.asl.checks import resolve_check
@@ -41,6 +42,7 @@ from rules_core.asl.setup import (
     remove_weapon,
     set_level,
     set_phase,
+    set_unit,
 )
 from rules_core.asl.state import PHASE_NAMES, AslConfig, AslState, Side
 from rules_core.asl.tohit import resolve_tohit
@@ -132,8 +134,8 @@ class AslSystem(GameSystem[AslState, AslAction]):
             )
             weapon = state.weapon(name)
             return weapon.side if weapon else None
-        if isinstance(action, Check):
-            unit = state.unit(action.unit)
+        if isinstance(action, Check | SetUnit):
+            unit = state.unit(action.unit if isinstance(action, Check) else action.name)
             return unit.side if unit else None
         return None
 
@@ -165,6 +167,8 @@ class AslSystem(GameSystem[AslState, AslAction]):
             return resolve_check(state, action, dice)
         if isinstance(action, SetPhase):
             return set_phase(state, action)
+        if isinstance(action, SetUnit):
+            return set_unit(state, action)
         raise InvalidInput(f"Unknown ASL action {action!r}.")  # pragma: no cover
 
     def names(self, state: AslState, kind: str) -> list[str]:
@@ -216,7 +220,7 @@ class AslSystem(GameSystem[AslState, AslAction]):
         ...     print(line)
         Axis: Ammunition Shortage level 4
         Allied: no Ammunition Shortage
-        Phase: Prep Fire Phase (Axis)
+        Phase: Prep Fire Phase of Axis (Player Turn 1)
         """
         lines = [
             f"{s.name}: Ammunition Shortage level {s.level}"
@@ -225,8 +229,8 @@ class AslSystem(GameSystem[AslState, AslAction]):
             for s in state.sides
         ]
         if state.phase is not None:
-            whose = f" ({state.phase_side})" if state.phase_side else ""
-            lines.append(f"Phase: {PHASE_NAMES[state.phase]}{whose}")
+            whose = f" of {state.phase_side}" if state.phase_side else ""
+            lines.append(f"Phase: {PHASE_NAMES[state.phase]}{whose} (Player Turn {state.turn})")
         groups = (
             ("Malfunctioned", [w.name for w in state.weapons if w.status == "malfunctioned"]),
             ("Eliminated", [w.name for w in state.weapons if w.status == "eliminated"]),

@@ -11,13 +11,25 @@ from rules_core.asl.breakdown import INTENSIVE_FIRE_LOWERING, Fate
 from rules_core.asl.fb16 import availability_drm, fb_original_b, weapon_level
 from rules_core.asl.fire import (
     PHASE_FIRE_MARKER,
+    Usage,
     WeaponPlan,
     WeaponResult,
+    count_shot,
     fate_word,
+    mg_usage,
+    record_usage,
+    shots_taken,
     weapon_fate,
     weapon_text,
 )
-from rules_core.asl.state import MARKER_NAMES, AslState, FireMarker, Weapon
+from rules_core.asl.state import MARKER_NAMES, PHASE_NAMES, AslState, FireMarker, Weapon
+from rules_core.asl.turn import (
+    check_not_spent,
+    check_possessor_fires,
+    check_side_fires,
+    fire_phase,
+    marker_text,
+)
 from rules_core.dice import Dice
 from rules_core.errors import IllegalAction, InvalidInput
 from rules_core.outcome import Fact, Modifier, Outcome, Step
@@ -47,23 +59,20 @@ def effective_depletion_number(printed: int, level: int) -> int:
     return printed + availability_drm(level, "depletion")
 
 
-def _validate(state: AslState, action: ToHit) -> tuple[Weapon, str, int, tuple[str, int] | None]:
+def _validate(
+    state: AslState, action: ToHit
+) -> tuple[Weapon, str, int, tuple[str, int] | None, Usage]:
     gun = state.weapon(action.gun)
     if gun is None:
         raise InvalidInput(f"There is no weapon called {action.gun!r} in this game.")
     if gun.status != "ok":
         raise IllegalAction(f"{gun.name} is {gun.status} and cannot fire.", rule="A9.7")
-    phase = action.phase or state.phase
-    if phase is None:
-        raise InvalidInput("Set the phase first (/asl phase) or give phase.")
-    if phase in ("rph", "ccph"):
-        raise IllegalAction("Ordnance does not fire in the RPh or CCPh.", rule="A3")
-    if state.phase_side is not None and action.phase is None:
-        phasing = state.phase_side.lower() == gun.side.lower()
-        if phase in ("pfph", "afph") and not phasing:
-            raise IllegalAction(f"Only the ATTACKER fires in the {phase.upper()}.", rule="A3")
-        if phase in ("mph", "dfph") and phasing:
-            raise IllegalAction(f"Only the DEFENDER fires in the {phase.upper()}.", rule="A3")
+    phase = fire_phase(state, action.phase, action.correction, "fire")
+    check_side_fires(state, phase, gun.side)
+    check_possessor_fires(state, gun)
+    usage = Usage()
+    if gun.is_mg:
+        usage = _validate_mg_as_ordnance(state, gun, phase, action)
     level = weapon_level(state, gun)
     if action.intensive:
         if gun.kind != "gun":
@@ -82,6 +91,8 @@ def _validate(state: AslState, action: ToHit) -> tuple[Weapon, str, int, tuple[s
             "phase only with Intensive Fire.",
             rule="C5.6",
         )
+    if not action.intensive:
+        check_not_spent(gun, phase)  # C5.6: Intensive Fire is a Gun's one further shot
     ammo: tuple[str, int] | None = None
     if action.special_ammo is not None:
         wanted = action.special_ammo.strip().lower()
@@ -99,7 +110,53 @@ def _validate(state: AslState, action: ToHit) -> tuple[Weapon, str, int, tuple[s
                 rule="FB16.62",
             )
         ammo = (kind, effective)
-    return gun, phase, level, ammo
+    if action.correction:
+        usage = Usage(
+            inherent=usage.inherent,
+            mgs=usage.mgs,
+            forfeits=usage.forfeits,
+            sw_users=usage.sw_users,
+            notes=(
+                (
+                    "A3",
+                    f"out-of-sequence correction by a referee: fire in the {PHASE_NAMES[phase]}",
+                ),
+                *usage.notes,
+            ),
+        )
+    return gun, phase, level, ammo, usage
+
+
+def _validate_mg_as_ordnance(state: AslState, mg: Weapon, phase: str, action: ToHit) -> Usage:
+    """A MG firing as ordnance (A9.6) keeps every limit of A9.2/A9.11, and never uses
+    Sustained Fire (A9.3): a MG marked First Fire has no other shot in the MPh or DFPh."""
+    if action.intensive:
+        raise IllegalAction("Only a Gun may use Intensive Fire.", rule="C5.6")
+    if mg.fire_marker != "none":
+        if mg.fire_marker == "first" and phase in ("mph", "dfph"):
+            raise IllegalAction(
+                f"{mg.name} is marked First Fire, so this shot would be Sustained Fire, which a "
+                "MG firing as ordnance may not use.",
+                rule="A9.3",
+            )
+        raise IllegalAction(
+            f"{mg.name} is {marker_text(mg.fire_marker)} and may not fire in the "
+            f"{PHASE_NAMES[phase]}.",
+            rule="A9.3" if mg.fire_marker == "final" else "A9.2",
+        )
+    if phase == "mph":
+        if not action.targets or action.location is None or action.mf is None:
+            raise InvalidInput("MPh fire by a MG needs targets, location and mf (A9.2 shot limit).")
+        limit = max(1, action.mf)
+        for target in action.targets:
+            taken = shots_taken(state, mg.name, target, action.location)
+            if taken >= limit:
+                raise IllegalAction(
+                    f"{mg.name} has already attacked {target} in {action.location} {taken} "
+                    f"time(s) and it spent {action.mf} MF there.",
+                    rule="A9.2",
+                )
+    return mg_usage(state, [mg], [], phase=phase, range_=action.range, helper=None, leader=None)
 
 
 def resolve_tohit(state: AslState, action: ToHit, dice: Dice) -> Outcome[AslState]:
@@ -115,7 +172,7 @@ def resolve_tohit(state: AslState, action: ToHit, dice: Dice) -> Outcome[AslStat
     >>> resolve_tohit(st, ToHit(gun="PaK 40"), ScriptedDice([5, 6])).fact("PaK 40")
     'fine, marked Low Ammo'
     """
-    gun, phase, level, ammo = _validate(state, action)
+    gun, phase, level, ammo, usage = _validate(state, action)
     colored, white = dice.DR("To Hit DR")
     roll = dice.rolls[-1]
     dr = colored + white
@@ -133,7 +190,8 @@ def resolve_tohit(state: AslState, action: ToHit, dice: Dice) -> Outcome[AslStat
         pooled=False,
     )
     fate, normal, fb, mark = weapon_fate(plan, dr)
-    steps = [
+    steps = [Step(rule=rule, text=text) for rule, text in usage.notes]
+    steps += [
         Step(
             rule="C3",
             text=f"To Hit DR {dr} ({colored},{white}); Final DR {dr + action.drm}",
@@ -193,6 +251,9 @@ def resolve_tohit(state: AslState, action: ToHit, dice: Dice) -> Outcome[AslStat
             shown = "no marker needed" if marker == "none" else f"{MARKER_NAMES[marker]} counter"
             steps.append(Step(rule=rof_rule, text=f"{gun.name}: {shown}"))
         update["fire_marker"] = marker
+        kept = not action.intensive and gun.rof is not None and colored <= gun.rof
+        if not kept:
+            update["spent"] = True  # A9.2: no Multiple ROF left this phase
     if ammo is not None and ammo_effect is not None:
         kind, number = ammo
         effect = ammo_effect
@@ -206,6 +267,12 @@ def resolve_tohit(state: AslState, action: ToHit, dice: Dice) -> Outcome[AslStat
         if effect != "fired":
             update["depleted"] = (*gun.depleted, kind)
     new = state.with_weapons({gun.name: gun.model_copy(update=update)}) if update else state
+    new = record_usage(new, usage, phase)
+    if gun.is_mg and phase == "mph" and action.location is not None:
+        shots = list(new.shots)
+        for target in action.targets:
+            shots = count_shot(shots, gun.name, target, action.location)
+        new = new.model_copy(update={"shots": tuple(shots)})
     return Outcome[AslState](state=new, steps=tuple(steps), rolls=(roll,), facts=tuple(facts))
 
 

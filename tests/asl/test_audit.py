@@ -43,14 +43,24 @@ def weapon_state(
     level: int, *, phase: str = "pfph", phasing: str = "Axis", **spec: object
 ) -> AslState:
     data = {"name": "W", "side": "Axis", "kind": "sw_mg", **spec}
+    crew: list[AslAction] = []
+    if data["kind"] in ("sw_mg", "sw_other") and "owner" not in data:
+        # A9.1: a SW is fired by the unit possessing it (a squad fires one SW MG at no cost)
+        crew.append(AddUnit(name="Squad W", side=str(data["side"]), kind="squad"))
+        data["owner"] = "Squad W"
     return build(
         SetLevel(side="Axis", level=level),
+        *crew,
         AddWeapon.model_validate(data),
         SetPhase.model_validate({"phase": phase, "side": phasing}),
     )
 
 
 def ift_status(state: AslState, dr: int, **fire: object) -> str:
+    if fire.get("sustained") or fire.get("fpf"):
+        fire.setdefault("range", 1)  # A8.4 Final Fire of a First Fire MG, A8.31 FPF: ADJACENT
+    if fire.get("fpf"):  # the A9.2 MPh shot limit binds FPF too
+        fire.update(targets=("T",), location="K4", mf=1)
     out = run(state, Fire.model_validate({"weapons": ("W",), **fire}), faces(dr))
     weapon = out.state.weapon("W")
     assert weapon is not None
@@ -290,7 +300,8 @@ def test_audit_repair_drm_flag_is_added_to_the_final_dr() -> None:
     state = SYSTEM.new_state(["Axis", "Allied"], {"repair_drm": 1})
     for action in (
         SetLevel(side="Axis", level=3),
-        AddWeapon(name="W", side="Axis", kind="sw_mg", repair=2, status="malfunctioned"),
+        AddUnit(name="S", side="Axis", kind="squad"),
+        AddWeapon(name="W", side="Axis", kind="sw_mg", repair=2, status="malfunctioned", owner="S"),
         SetPhase(phase="rph", side="Axis"),
     ):
         state = run(state, action, []).state
@@ -325,10 +336,12 @@ def test_audit_3_2_half_squad_is_a_candidate_crew_and_leader_are_not() -> None:
         AddUnit(name="L", side="Axis", kind="leader"),
         SetPhase(phase="pfph", side="Axis"),
     )
-    out = run(state, Fire(units=("HS", "C", "L")), [5, 5])  # one candidate: no RS dr
+    out = run(state, Fire(units=("HS", "C"), leader="L"), [5, 5])  # one candidate: no RS dr
     assert out.fact("Unit Replacement (HS)") == "replaced by 2-3-7"
     assert out.fact("Unit Replacement (C)") is None
     assert len(out.rolls) == 1
+    # a leader has no Inherent FP to fire (A9.12): he directs
+    refused(state, Fire(units=("HS", "L")), IllegalAction, "A9.12")
 
 
 # --------------------------------------------------------------------------------------------
@@ -468,7 +481,9 @@ def test_audit_fpf_is_sustained_fire_for_a_mg_even_undeclared() -> None:
     state = weapon_state(0, phase="mph", phasing="Allied", rof=2, marker="final")
     got = [ift_status(state, dr, fpf=True) for dr in (9, 10, 11, 12)]
     assert got == [O, M, M, E]
-    out = run(state, Fire(weapons=("W",), fpf=True), [1, 2])
+    out = run(
+        state, Fire(weapons=("W",), fpf=True, range=1, targets=("T",), location="K4", mf=1), [1, 2]
+    )
     assert out.state.weapon("W").fire_marker == "final"  # type: ignore[union-attr]
     assert out.explanation()[-1] == "A9.3: FPF (Sustained Fire) — W marked Final Fire, no ROF"
 
@@ -479,26 +494,35 @@ def test_audit_fpf_by_a_lone_leaders_mg_is_sustained_fire_and_refused() -> None:
         AddWeapon(name="W", side="Axis", kind="sw_mg", owner="L", marker="final"),
         SetPhase(phase="mph", side="Allied"),
     )
-    refused(state, Fire(weapons=("W",), fpf=True), IllegalAction, "A9.3")
+    refused(
+        state,
+        Fire(weapons=("W",), fpf=True, range=1, targets=("T",), location="K4", mf=1),
+        IllegalAction,
+        "A9.3",
+    )
 
 
 def test_audit_sustained_fire_bans_and_exceptions_by_level() -> None:
     for level in range(6):
         state = weapon_state(level, phase="dfph", phasing="Allied", rof=2, marker="first")
-        sf = Fire(weapons=("W",), sustained=("W",))
+        sf = Fire(weapons=("W",), sustained=("W",), range=1)
         if level >= 4:
             refused(state, sf, IllegalAction, "FB16.51")
         else:
             run(state, sf, [1, 1])
         mph = weapon_state(level, phase="mph", phasing="Allied", rof=2, marker="final")
-        run(mph, Fire(weapons=("W",), fpf=True), [1, 1])  # FPF excepted at every level
+        run(
+            mph,
+            Fire(weapons=("W",), fpf=True, range=1, targets=("T",), location="K4", mf=1),
+            [1, 1],
+        )  # FPF excepted at every level
     # vehicle MG (not MA), or a MG firing as ordnance (no SF option on /asl tohit)
     veh = weapon_state(0, kind="veh_mg", phase="dfph", phasing="Allied", marker="first")
-    refused(veh, Fire(weapons=("W",), sustained=("W",)), IllegalAction, "A9.3")
+    refused(veh, Fire(weapons=("W",), sustained=("W",), range=1), IllegalAction, "A9.3")
     ma = weapon_state(
         0, kind="veh_mg", main_armament=True, phase="dfph", phasing="Allied", marker="first"
     )
-    run(ma, Fire(weapons=("W",), sustained=("W",)), [1, 1])
+    run(ma, Fire(weapons=("W",), sustained=("W",), range=1), [1, 1])
 
 
 def test_audit_intensive_fire_bans_by_level() -> None:
@@ -512,15 +536,17 @@ def test_audit_intensive_fire_bans_by_level() -> None:
 
 
 def test_audit_fire_lane_only_in_defensive_first_fire_and_never_with_fpf() -> None:
-    state = build(
+    mph = build(
         AddUnit(name="S", side="Allied", kind="squad"),
         AddWeapon(name="W", side="Allied", kind="sw_mg", owner="S", rof=1),
-        SetPhase(phase="dfph", side="Axis"),
+        SetPhase(phase="mph", side="Axis"),
     )
-    refused(state, Fire(weapons=("W",), fire_lane=True), IllegalAction, "A9.22")
-    mph = run(state, SetPhase(phase="mph", side="Axis"), []).state
-    lay = Fire(weapons=("W",), fire_lane=True, fpf=True, targets=("T",), location="K4", mf=1)
+    lay = Fire(
+        weapons=("W",), fire_lane=True, fpf=True, targets=("T",), location="K4", mf=1, range=1
+    )
     refused(mph, lay, IllegalAction, "A9.22")
+    dfph = run(mph, SetPhase(), []).state
+    refused(dfph, Fire(weapons=("W",), fire_lane=True), IllegalAction, "A9.22")
 
 
 # --------------------------------------------------------------------------------------------
@@ -530,15 +556,17 @@ def test_audit_fire_lane_only_in_defensive_first_fire_and_never_with_fpf() -> No
 def test_audit_captured_equipment_levels_in_fire() -> None:
     state = build(
         SetLevel(side="Axis", level=5),
-        AddWeapon(name="DP", side="Axis", kind="sw_mg", captured_from="Allied"),
-        AddWeapon(name="MG42", side="Allied", kind="sw_mg", captured_from="Axis"),
+        AddUnit(name="G", side="Axis", kind="crew"),
+        AddUnit(name="R", side="Allied", kind="crew"),
+        AddWeapon(name="DP", side="Axis", kind="sw_mg", captured_from="Allied", owner="G"),
+        AddWeapon(name="MG42", side="Allied", kind="sw_mg", captured_from="Axis", owner="R"),
         SetPhase(phase="pfph", side="Axis"),
     )
     # Axis using Russian: no FB — DR 11 is fine, 12 only malfunctions.
     assert run(state, Fire(weapons=("DP",)), [5, 6]).fact("DP") == "fine"
     assert run(state, Fire(weapons=("DP",)), [6, 6]).fact("DP") == "malfunctioned"
     # Russian using Axis: level 3 whatever the Axis level — 10 fine, 11 Malf, 12 Elim.
-    russian = run(state, SetPhase(phase="pfph", side="Allied"), []).state
+    russian = run(state, SetPhase(phase="pfph", side="Allied", correction=True), []).state
     got = [run(russian, Fire(weapons=("MG42",)), faces(dr)).fact("MG42") for dr in (10, 11, 12)]
     assert got == ["fine", "malfunctioned", "eliminated"]
 
@@ -547,7 +575,7 @@ def test_audit_immune_weapons_and_personnel() -> None:
     state = build(
         SetLevel(side="Axis", level=5),
         AddUnit(name="C", side="Axis", kind="crew"),
-        AddWeapon(name="FT", side="Axis", kind="sw_other", fb_immune=True, x=12),
+        AddWeapon(name="FT", side="Axis", kind="sw_other", fb_immune=True, x=12, owner="C"),
         AddWeapon(name="IG", side="Axis", kind="gun", owner="C"),
         SetPhase(phase="pfph", side="Axis"),
     )
@@ -564,7 +592,7 @@ def test_audit_residual_flags() -> None:
     state = build(
         SetLevel(side="Axis", level=1),
         AddUnit(name="S", side="Axis", kind="squad", replaced_by=("4-4-7",)),
-        AddWeapon(name="LMG", side="Axis", kind="sw_mg", rof=1),
+        AddWeapon(name="LMG", side="Axis", kind="sw_mg", rof=1, owner="S"),
         SetPhase(phase="pfph", side="Axis"),
     )
     out = run(state, Fire(weapons=("LMG",), units=("S",)), [6, 6])
@@ -715,20 +743,20 @@ def test_audit_summary_levels_phase_weapons_and_broken_units() -> None:
     assert SYSTEM.summary(state) == [
         "Axis: Ammunition Shortage level 4",
         "Allied: no Ammunition Shortage",
-        "Phase: Prep Fire Phase (Axis)",
+        "Phase: Prep Fire Phase of Axis (Player Turn 1)",
         "Eliminated: HMG, LMG",
         "Low Ammo: PaK 40",
         "Broken: B",
     ]
-    state = run(state, SetPhase(phase="rph", side="Allied"), []).state
-    state = run(state, SetPhase(phase="dfph", side="Allied"), []).state
+    state = run(state, SetPhase(phase="rph", side="Allied", correction=True), []).state
+    state = run(state, SetPhase(phase="dfph", correction=True), []).state
     state = run(state, ToHit(gun="PaK 40"), [6, 6]).state  # 12: Disabled
     assert SYSTEM.summary(state)[-3:] == ["Disabled: PaK 40", "Low Ammo: PaK 40", "Broken: B"]
     mg = build(
         AddWeapon(name="MG", side="Allied", kind="sw_mg", status="malfunctioned"),
         SetPhase(phase="rph", side="Allied"),
     )
-    assert SYSTEM.summary(mg)[-2:] == ["Phase: Rally Phase (Allied)", "Malfunctioned: MG"]
+    assert SYSTEM.summary(mg)[-2:] == ["Phase: Rally Phase of Allied (Player Turn 1)", "Malfunctioned: MG"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -737,7 +765,7 @@ def test_audit_summary_levels_phase_weapons_and_broken_units() -> None:
 
 def test_audit_E18_fpf_level4_full_outcome() -> None:
     mph = weapon_state(4, phase="mph", phasing="Allied", rof=2)
-    fpf = Fire(weapons=("W",), fpf=True)
+    fpf = Fire(weapons=("W",), fpf=True, range=1, targets=("T",), location="K4", mf=1)
     fine = run(mph, fpf, [4, 5])
     assert fine.facts == (("W", "fine"), ("ROF (W)", "lost"))
     assert fine.explanation() == [

@@ -66,7 +66,7 @@ def test_a_half_squad_firing_a_mg_forfeits_inherent_fp_and_long_range_needs_a_le
     refused(state, Fire(weapons=("MG",), units=("HS",)), IllegalAction, "A9.11")
     refused(state, Fire(weapons=("MG",), range=17), IllegalAction, "A9.4")
     out = run(state, Fire(weapons=("MG",), range=17, leader="L"), [1, 2])
-    assert out.rules_cited() == ["A7", "A9.4", "A9.7", "A9.2"]
+    assert out.rules_cited() == ["A9.11", "A7", "A9.4", "A9.7", "A9.2"]
 
 
 def test_a_fourth_shot_at_a_unit_that_spent_2_MF_is_refused() -> None:
@@ -79,10 +79,15 @@ def test_a_fourth_shot_at_a_unit_that_spent_2_MF_is_refused() -> None:
 
 def test_sustained_fire_at_level4_refused_before_any_die() -> None:
     state = base(level=4, phase="dfph", phasing="Allied")
-    err = refused(state, Fire(weapons=("MG1",), sustained=("MG1",)), IllegalAction, "FB16.51")
+    mg1 = state.weapons[0].model_copy(update={"fire_marker": "first"})
+    state = state.with_weapons({"MG1": mg1})
+    # A9.3: Final Fire by a MG marked First Fire is Sustained Fire, declared or not
+    err = refused(state, Fire(weapons=("MG1",), range=1), IllegalAction, "FB16.51")
     assert err.user_message == (
-        "Sustained Fire is not allowed at Ammunition Shortage level 4 except as FPF. (FB16.51)"
+        "MG1 would use Sustained Fire, which is not allowed at Ammunition Shortage level 4 "
+        "except as FPF. (FB16.51)"
     )
+    refused(state, Fire(weapons=("MG1",), sustained=("MG1",), range=1), IllegalAction, "FB16.51")
 
 
 def test_fire_out_of_phase_and_unknown_names_are_refused() -> None:
@@ -98,7 +103,7 @@ def test_a_malfunctioned_or_marked_weapon_cannot_fire() -> None:
     state = run(base(), Fire(weapons=("MG1",)), [6, 6]).state
     refused(state, Fire(weapons=("MG1",)), IllegalAction, "A9.7")
     state = run(base(), Fire(weapons=("MG2",)), [3, 3]).state
-    refused(state, Fire(weapons=("MG2",)), IllegalAction, "A9.3")
+    refused(state, Fire(weapons=("MG2",)), IllegalAction, "A9.2")
 
 
 def test_fire_lane_is_laid_and_a_residual_breakdown_removes_it() -> None:
@@ -123,9 +128,12 @@ def test_fire_lane_is_laid_and_a_residual_breakdown_removes_it() -> None:
     assert broke.rules_cited()[-1] == "A9.22"
     refused(broke.state, residual, IllegalAction, "A9.7")
     refused(state, residual, IllegalAction, "A9.22")
-    refused(state, Fire(weapons=("LMG",), fire_lane=True, targets=("T",), location="K4", mf=1),
-            IllegalAction, "A9.22")  # fmt: skip
-    ended = run(out.state, SetPhase(phase="dfph", side="Allied"), [])
+    squad = state.unit("S").model_copy(update={"pinned": True})  # type: ignore[union-attr]
+    refused(state.with_units({"S": squad}), lay, IllegalAction, "A9.22")  # unpinned Infantry
+    # a leader is Infantry too: his LMG may lay a Fire Lane (A9.22)
+    by_leader = Fire(weapons=("LMG",), fire_lane=True, targets=("T",), location="K4", mf=1)
+    assert run(state, by_leader, [5, 1]).state.fire_lanes == (FireLane(weapon="LMG", location="K4"),)
+    ended = run(out.state, SetPhase(), [])
     assert ended.state.fire_lanes == ()
     assert ended.state.shots == ()
 
@@ -133,9 +141,11 @@ def test_fire_lane_is_laid_and_a_residual_breakdown_removes_it() -> None:
 def test_phase_changes_clear_expiring_markers_and_pins() -> None:
     state = run(base(), Fire(weapons=("MG2",)), [3, 3]).state
     assert state.weapon("MG2").fire_marker == "prep"  # type: ignore[union-attr]
-    state = run(state, SetPhase(phase="afph", side="Axis"), []).state
+    for _ in range(3):  # MPh, DFPh, AFPh: the Prep Fire marker stays until the AFPh ends
+        state = run(state, SetPhase(), []).state
+    assert state.phase == "afph"
     assert state.weapon("MG2").fire_marker == "prep"  # type: ignore[union-attr]
-    out = run(state, SetPhase(phase="ccph", side="Axis"), [])
+    out = run(state, SetPhase(), [])
     assert out.state.weapon("MG2").fire_marker == "none"  # type: ignore[union-attr]
     assert out.rules_cited() == ["A3", "A3"]
 
@@ -143,7 +153,8 @@ def test_phase_changes_clear_expiring_markers_and_pins() -> None:
 def test_captured_equipment_levels() -> None:
     state = build(
         SetLevel(side="Axis", level=5),
-        AddWeapon(name="MG42", side="Allied", kind="sw_mg", captured_from="Axis"),
+        AddUnit(name="R", side="Allied", kind="squad"),
+        AddWeapon(name="MG42", side="Allied", kind="sw_mg", captured_from="Axis", owner="R"),
         AddWeapon(name="DP", side="Axis", kind="sw_mg", captured_from="Allied"),
         AddWeapon(name="FT", side="Axis", kind="sw_other", fb_immune=True),
         AddWeapon(name="MG34", side="Axis", kind="sw_mg"),
@@ -214,8 +225,9 @@ def test_repair_refusals() -> None:
 
 def test_tohit_refusals() -> None:
     state = build(
+        AddUnit(name="C", side="Axis", kind="crew"),
         AddWeapon(name="G", side="Axis", kind="gun", special_ammo=("APCR:5",)),
-        AddWeapon(name="K", side="Axis", kind="sw_other"),
+        AddWeapon(name="K", side="Axis", kind="sw_other", owner="C"),
         SetPhase(phase="dfph", side="Allied"),
     )
     refused(state, ToHit(gun="K", intensive=True), IllegalAction, "C5.6")

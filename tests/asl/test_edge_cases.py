@@ -23,9 +23,10 @@ from tests.asl.helpers import build, refused, run
 def one_weapon(
     level: int, phase: str = "pfph", phasing: str = "Axis", **weapon: object
 ) -> AslState:
-    spec = {"name": "W", "side": "Axis", "kind": "sw_mg", **weapon}
+    spec = {"name": "W", "side": "Axis", "kind": "sw_mg", "owner": "Squad W", **weapon}
     return build(
         SetLevel(side="Axis", level=level),
+        AddUnit(name="Squad W", side="Axis", kind="squad"),  # A9.1: the SW's possessor
         AddWeapon.model_validate(spec),
         SetPhase.model_validate({"phase": phase, "side": phasing}),
     )
@@ -75,14 +76,15 @@ def test_E2_1_x10_only(dr: int, status: str) -> None:
 )
 def test_E2_2_hmg_sustained_fire_level3(dr: int, status: str, rule: str) -> None:
     state = one_weapon(3, phase="dfph", phasing="Allied", rof=3, marker="first")
-    got, got_rule, _ = status_after_fire(state, dr, sustained=("W",))
+    got, got_rule, _ = status_after_fire(state, dr, sustained=("W",), range=1)
     assert (got, got_rule) == (status, rule)
 
 
 def test_E2_3_two_x_weapons_only_the_highest_dr_removed() -> None:
     state = build(
-        AddWeapon(name="X1", side="Axis", kind="sw_other", x=10),
-        AddWeapon(name="X2", side="Axis", kind="sw_other", x=10),
+        AddUnit(name="S", side="Axis", kind="squad"),
+        AddWeapon(name="X1", side="Axis", kind="sw_other", x=10, owner="S"),
+        AddWeapon(name="X2", side="Axis", kind="sw_other", x=10, owner="S"),
         SetPhase(phase="pfph", side="Axis"),
     )
     out = run(state, Fire(weapons=("X1", "X2")), [6, 6, 3, 5])
@@ -188,13 +190,24 @@ def test_E12_unit_replacement_thresholds(level: int, row: str) -> None:
 
 @pytest.mark.parametrize(
     "spec",
-    [{"kind": "crew"}, {"kind": "leader"}, {"kind": "hero"}, {"unarmed": True}, {"broken": True}],
+    [{"kind": "crew"}, {"kind": "hero"}, {"unarmed": True}],
 )
 def test_E12_immune_firers_never_replaced(spec: dict[str, object]) -> None:
     out = run(squad_state(5, **spec), Fire(units=("S",)), [6, 6])
     assert out.fact("Unit Replacement (S)") is None
-    assert out.state.unit("S") == squad_state(5, **spec).unit("S")
+    after, before = out.state.unit("S"), squad_state(5, **spec).unit("S")
+    assert after is not None and before is not None
+    assert (after.quality, after.replaced_by, after.broken) == (
+        before.quality,
+        before.replaced_by,
+        before.broken,
+    )
     assert "FB16.2" not in out.rules_cited()
+
+
+def test_E12_leaders_and_broken_units_have_no_inherent_fp_to_fire() -> None:
+    refused(squad_state(5, kind="leader"), Fire(units=("S",)), IllegalAction, "A9.12")
+    refused(squad_state(5, broken=True), Fire(units=("S",)), IllegalAction, "A.7")
 
 
 def test_E12_no_lower_quality_broken_berserk_unaffected() -> None:
@@ -239,7 +252,7 @@ def test_E13_special_ammo_depletion_under_FB(
     assert (weapon.status, weapon.depleted, weapon.fire_marker) == ("ok", depleted, marker)
     assert out.rules_cited()[-1] == ("FB16.62" if level >= 2 else "C8.9")
     if depleted:
-        unmarked = weapon.model_copy(update={"fire_marker": "none"})
+        unmarked = weapon.model_copy(update={"fire_marker": "none", "spent": False})
         again = out.state.with_weapons({"W": unmarked})
         refused(again, ToHit(gun="W", special_ammo="APCR"), IllegalAction, "C8.9")
 
@@ -251,9 +264,11 @@ def test_E13_depletion_number_below_2_is_unavailable() -> None:
 
 def test_E18_level4_sustained_fire_refused_in_DFPh_allowed_as_FPF() -> None:
     dfph = one_weapon(4, phase="dfph", phasing="Allied", rof=2, marker="first")
-    refused(dfph, Fire(weapons=("W",), sustained=("W",)), IllegalAction, "FB16.51")
+    refused(dfph, Fire(weapons=("W",), sustained=("W",), range=1), IllegalAction, "FB16.51")
     mph = one_weapon(4, phase="mph", phasing="Allied", rof=2)
-    fpf = Fire(weapons=("W",), sustained=("W",), fpf=True)
+    fpf = Fire(
+        weapons=("W",), sustained=("W",), fpf=True, range=1, targets=("T",), location="K4", mf=1
+    )
     results = {}
     for dr in (9, 10, 11, 12):
         out = run(mph, fpf, dice_for(dr))

@@ -77,7 +77,9 @@ def single_weapon_state(level: int, kind: str, b: int | None, rof: int | None) -
     return build(
         SetLevel(side="Axis", level=level),
         AddUnit(name="S", side="Axis", kind="squad", replaced_by=("4-4-7",)),
-        AddWeapon.model_validate({"name": "W", "side": "Axis", "kind": kind, "b": b, "rof": rof}),
+        AddWeapon.model_validate(
+            {"name": "W", "side": "Axis", "kind": kind, "b": b, "rof": rof, "owner": "S"}
+        ),
         SetPhase(phase="pfph", side="Axis"),
     )
 
@@ -131,7 +133,8 @@ def fg_state(level: int) -> AslState:
         AddUnit(name="B", side="Axis", kind="squad"),
         AddWeapon(name="HMG", side="Axis", kind="sw_mg", rof=3, owner="A"),
         AddWeapon(name="LMG", side="Axis", kind="sw_mg", rof=1, owner="B"),
-        AddWeapon(name="ATR", side="Axis", kind="sw_other", x=10),
+        AddUnit(name="C", side="Axis", kind="crew"),
+        AddWeapon(name="ATR", side="Axis", kind="sw_other", x=10, owner="C"),
         SetPhase(phase="dfph", side="Allied"),
     )
 
@@ -145,7 +148,7 @@ def first_fired(state: AslState) -> AslState:
 def test_fast_fire_odds_equal_the_brute_force_enumeration() -> None:
     cases: list[tuple[AslState, Fire]] = [
         (fg_state(4), Fire(weapons=("HMG", "LMG"), units=("A", "B"), lowering=("LMG:1",))),
-        (first_fired(fg_state(0)), Fire(weapons=("HMG", "LMG"), sustained=("HMG",))),
+        (first_fired(fg_state(0)), Fire(weapons=("HMG", "LMG"), sustained=("HMG",), range=1)),
         (fg_state(5), Fire(weapons=("LMG", "ATR"), units=("A",))),
         (fg_state(2), Fire(weapons=("HMG", "LMG", "ATR"))),
         (fg_state(3), Fire(units=("A", "B"))),
@@ -174,7 +177,7 @@ def test_fg_level4_exact_figures() -> None:
 SCRIPT: list[AslAction] = [
     Fire(weapons=("HMG", "LMG"), units=("A", "B")),
     ToHit(gun="G"),
-    SetPhase(phase="rph", side="Allied"),
+    SetPhase(phase="rph", side="Allied", correction=True),
     Repair(weapon="LMG"),
     Repair(weapon="HMG"),
     Repair(weapon="G"),

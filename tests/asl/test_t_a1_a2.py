@@ -88,8 +88,10 @@ def test_T_A1_5_third_shot_refused_even_as_subsequent_first_fire() -> None:
 
 def test_T_A1_6_FG_MMG_rof2_LMG_rof1_colored_2() -> None:
     state = build(
-        AddWeapon(name="MMG", side="Allied", kind="sw_mg", rof=2),
-        AddWeapon(name="LMG", side="Allied", kind="sw_mg", rof=1),
+        AddUnit(name="R1", side="Allied", kind="squad"),
+        AddUnit(name="R2", side="Allied", kind="squad"),
+        AddWeapon(name="MMG", side="Allied", kind="sw_mg", rof=2, owner="R1"),
+        AddWeapon(name="LMG", side="Allied", kind="sw_mg", rof=1, owner="R2"),
         SetPhase(phase="dfph", side="Axis"),
     )
     out = run(state, Fire(weapons=("MMG", "LMG")), [2, 5])
@@ -107,13 +109,15 @@ def test_T_A1_6_FG_MMG_rof2_LMG_rof1_colored_2() -> None:
 def a2_state() -> AslState:
     """A German HMG (First Fire marker: Sustained Fire) and a LMG in one FG, in the DFPh."""
     return build(
-        AddWeapon(name="HMG", side="Axis", kind="sw_mg", rof=3, marker="first"),
-        AddWeapon(name="LMG", side="Axis", kind="sw_mg", rof=1),
+        AddUnit(name="A", side="Axis", kind="squad"),
+        AddUnit(name="B", side="Axis", kind="squad"),
+        AddWeapon(name="HMG", side="Axis", kind="sw_mg", rof=3, marker="first", owner="A"),
+        AddWeapon(name="LMG", side="Axis", kind="sw_mg", rof=1, owner="B"),
         SetPhase(phase="dfph", side="Allied"),
     )
 
 
-A2_FIRE = Fire(weapons=("HMG", "LMG"), sustained=("HMG",))
+A2_FIRE = Fire(weapons=("HMG", "LMG"), sustained=("HMG",), range=1)  # Final Fire: ADJACENT
 
 
 def statuses(state: AslState) -> dict[str, tuple[str, str]]:

@@ -148,17 +148,19 @@ async def test_a_short_asl_game_from_new_to_export(
     assert re.fullmatch(rf"entry:[0-9a-f]{{16}}:{start + 6}:repair\.0", repair_id), repair_id
     assert fire.message is not None
 
+    # the rest of the Axis Player Turn, then the Allied RPh (A3): MPh, DFPh, AFPh, RtPh, CCPh, RPh
+    for _ in range(6):
+        await answer(discord, ["asl", "phase"], {})
     # the Allied player may not repair the Axis MG: refused, only to him, nothing logged
-    await answer(discord, ["asl", "phase"], {"phase": "rph", "side": "Axis"})
     refused = await (
         await discord.click(repair_id, fire.message["id"], user="bob", channel="table-1")
     ).next_reply(TIMEOUT)
     assert refused.ephemeral and "Axis" in refused.content, refused.data
-    assert await head(discord, "table-1") == start + 7
+    assert await head(discord, "table-1") == start + 12
 
     clicked = await discord.click(repair_id, fire.message["id"], user="alice", channel="table-1")
     repair = await click_result(clicked)
-    assert_logged_result(repair, start + 8)
+    assert_logged_result(repair, start + 13)
     assert embed(repair)["title"].endswith("/asl repair — Axis")
     assert "Repair dr" in embed(repair)["description"]
     assert "A9.72" in fields(repair)["Rules"] or "FB16" in fields(repair)["Rules"]
@@ -169,7 +171,7 @@ async def test_a_short_asl_game_from_new_to_export(
     assert upload.filename.endswith(".jsonl")
     lines = [json.loads(line) for line in upload.data.decode().splitlines()]
     assert lines[0]["format"] == "referee-game-log"
-    assert [entry["seq"] for entry in lines[1:]] == list(range(1, start + 9))
+    assert [entry["seq"] for entry in lines[1:]] == list(range(1, start + 14))
     exported = tmp_path / upload.filename
     exported.write_bytes(upload.data)
     verify = await asyncio.to_thread(
@@ -193,7 +195,9 @@ async def test_roll_again_reruns_a_fire_whose_mg_kept_its_rof(
     # ROF 4 is kept on a colored die of 1-4: some fire out of twenty keeps it
     for attempt in range(20):
         name = f"HMG{attempt}"
-        options = {"name": name, "side": "Axis", "kind": "sw_mg", "rof": 4}
+        squad = {"name": f"S{attempt}", "side": "Axis", "kind": "squad"}
+        await answer(discord, ["asl", "unit", "add"], squad)  # A9.1: each HMG has its possessor
+        options = {"name": name, "side": "Axis", "kind": "sw_mg", "rof": 4, "owner": f"S{attempt}"}
         await answer(discord, ["asl", "weapon", "add"], options)
         fire = await answer(discord, ["asl", "fire"], {"weapons": name})
         kept = f"**ROF ({name})**: kept" in fields(fire)["Result"]
@@ -218,7 +222,8 @@ async def test_preview_answers_the_asker_with_exact_odds_and_rolls_nothing(
     discord, _ = table
     await fresh_game(discord, "table-1", "asl")
     await answer(discord, ["game", "seat"], {"side": "Axis"})
-    options = {"name": "LMG", "side": "Axis", "kind": "sw_mg", "b": 11}
+    await answer(discord, ["asl", "unit", "add"], {"name": "A", "side": "Axis", "kind": "squad"})
+    options = {"name": "LMG", "side": "Axis", "kind": "sw_mg", "b": 11, "owner": "A"}
     await answer(discord, ["asl", "weapon", "add"], options)
     await answer(discord, ["asl", "phase"], {"phase": "pfph", "side": "Axis"})
     before = await head(discord, "table-1")

@@ -756,7 +756,10 @@ def test_audit_summary_levels_phase_weapons_and_broken_units() -> None:
         AddWeapon(name="MG", side="Allied", kind="sw_mg", status="malfunctioned"),
         SetPhase(phase="rph", side="Allied"),
     )
-    assert SYSTEM.summary(mg)[-2:] == ["Phase: Rally Phase of Allied (Player Turn 1)", "Malfunctioned: MG"]
+    assert SYSTEM.summary(mg)[-2:] == [
+        "Phase: Rally Phase of Allied (Player Turn 1)",
+        "Malfunctioned: MG",
+    ]
 
 
 # --------------------------------------------------------------------------------------------

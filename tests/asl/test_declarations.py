@@ -132,7 +132,9 @@ def test_fire_lane_is_laid_and_a_residual_breakdown_removes_it() -> None:
     refused(state.with_units({"S": squad}), lay, IllegalAction, "A9.22")  # unpinned Infantry
     # a leader is Infantry too: his LMG may lay a Fire Lane (A9.22)
     by_leader = Fire(weapons=("LMG",), fire_lane=True, targets=("T",), location="K4", mf=1)
-    assert run(state, by_leader, [5, 1]).state.fire_lanes == (FireLane(weapon="LMG", location="K4"),)
+    assert run(state, by_leader, [5, 1]).state.fire_lanes == (
+        FireLane(weapon="LMG", location="K4"),
+    )
     ended = run(out.state, SetPhase(), [])
     assert ended.state.fire_lanes == ()
     assert ended.state.shots == ()

@@ -103,12 +103,15 @@ async def test_a_used_repair_button_is_disabled_and_names_its_entry(
     discord, _ = table
     channel = "buttons-1"
     await new_asl_game(discord, channel)
-    weapon = {"name": "MMG", "side": "Axis", "kind": "sw_mg", "b": 2, "repair": 3}
+    squad = {"name": "A", "side": "Axis", "kind": "squad"}
+    await answer(discord, ["asl", "unit", "add"], squad, channel=channel)
+    weapon = {"name": "MMG", "side": "Axis", "kind": "sw_mg", "b": 2, "repair": 3, "owner": "A"}
     await answer(discord, ["asl", "weapon", "add"], weapon, channel=channel)
     await answer(discord, ["asl", "phase"], {"phase": "pfph", "side": "Axis"}, channel=channel)
     fire = await answer(discord, ["asl", "fire"], {"weapons": "MMG"}, channel=channel)
     (repair_id,) = fire.custom_ids  # B2: every DR malfunctions it
-    await answer(discord, ["asl", "phase"], {"phase": "rph", "side": "Axis"}, channel=channel)
+    for _ in range(6):  # MPh, DFPh, AFPh, RtPh, CCPh, then the next Player Turn's RPh (A3)
+        await answer(discord, ["asl", "phase"], {}, channel=channel)
     assert fire.message is not None
     sent = await discord.click(repair_id, fire.message["id"], channel=channel)
     update = await sent.next_reply(TIMEOUT)
@@ -133,7 +136,15 @@ async def test_roll_again_survives_options_longer_than_a_custom_id(
     for attempt in range(20):  # ROF 4 is kept on a colored die of 1-4
         names = [f"Heavy machine gun {attempt}{letter} of 1st Platoon" for letter in "ABCD"]
         for name in names:
-            weapon = {"name": name, "side": "Axis", "kind": "sw_mg", "rof": 4}
+            squad = {"name": f"Squad {name}", "side": "Axis", "kind": "squad"}  # A9.1 possessor
+            await answer(discord, ["asl", "unit", "add"], squad, channel=channel)
+            weapon = {
+                "name": name,
+                "side": "Axis",
+                "kind": "sw_mg",
+                "rof": 4,
+                "owner": f"Squad {name}",
+            }
             await answer(discord, ["asl", "weapon", "add"], weapon, channel=channel)
         fire = await answer(
             discord, ["asl", "fire"], {"weapons": ", ".join(names)}, channel=channel

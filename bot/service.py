@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import importlib.util
 import json
 import logging
@@ -528,6 +529,7 @@ class GameService:
 
     def _act(self, live: _Live, actor: Actor, action: BaseModel) -> _Change:
         self._check_system(live, action)
+        action = sides_as_spelled(live.row.table["sides"], action)
         concerned, missing = self.permit(live, actor, action)
         if missing:
             # set-up, and what names nothing of any side (the game's first phase), concern
@@ -1054,6 +1056,7 @@ class GameService:
         live = await self._load(place)
         system = live.system
         path = self._check_system(live, action)
+        action = sides_as_spelled(live.row.table["sides"], action)
         try:
             odds = system.odds(live.state, action)
         except OddsTooLarge as exc:
@@ -1089,6 +1092,7 @@ class GameService:
     async def _read_only_action(self, place: Place, action: BaseModel) -> Reply:
         live = await self._load(place)
         path = self._check_system(live, action)
+        action = sides_as_spelled(live.row.table["sides"], action)
         outcome = live.system.run(live.state, action, ScriptedDice([]))
         if outcome.rolls:
             raise BadCommand(f"{command_path(path)} is declared read-only but rolled dice.")
@@ -1370,6 +1374,40 @@ class _Change:
     status: str | None = None
     shown: _Shown | None = None
     """The steps, facts and rolls as the rules made them, for the reply (not logged as such)."""
+
+
+@functools.cache
+def _side_options(model: type[BaseModel]) -> tuple[str, ...]:
+    """The fields of ``model`` that name a side (``json_schema_extra={"autocomplete": "side"}``)."""
+    return tuple(
+        name
+        for name, info in model.model_fields.items()
+        if isinstance(info.json_schema_extra, dict)
+        and info.json_schema_extra.get("autocomplete") == "side"
+    )
+
+
+def sides_as_spelled(sides: Sequence[str], action: BaseModel) -> BaseModel:
+    """``action`` with every option naming a side written as the game spells it (case ignored).
+
+    So every system matches side names with case ignored, and the log records one spelling.
+    A name that is no side of the game is left for the rules to refuse.
+    """
+    names = _side_options(type(action))
+    if not names:
+        return action
+    spelled = {side.casefold(): side for side in sides}
+
+    def respell(value: Any) -> Any:
+        if isinstance(value, str):
+            return spelled.get(value.strip().casefold(), value)
+        if isinstance(value, tuple):
+            return tuple(respell(item) for item in value)
+        return value
+
+    changes = {name: respell(getattr(action, name)) for name in names}
+    changes = {name: value for name, value in changes.items() if value != getattr(action, name)}
+    return action.model_copy(update=changes) if changes else action
 
 
 def side_named(sides: Sequence[str], name: str) -> str:

@@ -7,6 +7,7 @@ typed in another case is still acting for the seat they hold.
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from bot.storage import Repository
 from rules_core.asl.actions import AddWeapon
 from rules_core.cwb import Ammo, Fire, Params, UnitAdd, UnitSet, WagonAdd
 from rules_core.errors import InvalidInput
+from rules_core.ocs.actions import DumpAdd
 from tests.bot.conftest import ALICE, BOB, HERE
 
 
@@ -85,3 +87,19 @@ async def test_cwb_units_wagons_and_sides_are_found_in_any_case(
     await service.handle(HERE, BOB, "c6", UnitSet(name="1ST MINNESOTA", ammo=Ammo.LOW))
     fired = await service.handle(HERE, BOB, "c7", Fire(unit="1st minnesota", mode="defensive"))
     assert fired.side == "Union"
+
+
+async def test_a_side_typed_in_another_case_is_logged_as_the_game_spells_it(
+    real: tuple[GameService, Repository],
+) -> None:
+    service, repo = real
+    await service.handle(HERE, ALICE, "o1", gc.GameNew(system="ocs", sides=("Axis", "Soviet")))
+    await service.handle(HERE, BOB, "o2", gc.GameSeat(side="AXIS"))
+    reply = await service.handle(HERE, BOB, "o3", DumpAdd(side="axis", hex="0905", amount="2 SP"))
+    assert reply.side == "Axis"
+    row = await repo.active_game(HERE.guild_id, HERE.channel_id)
+    assert row is not None
+    stored = await repo.entry_by_interaction("o3")
+    assert stored is not None and json.loads(stored.body)["side"] == "Axis"
+    with pytest.raises(NotYourSide, match="Soviet seat"):
+        await service.handle(HERE, BOB, "o4", DumpAdd(side="SOVIET", hex="0905", amount="1 SP"))

@@ -82,7 +82,10 @@ class GameLog(_Command):
     read_only: ClassVar[bool] = True
     last: int = Field(default=10, ge=1, le=50, description="How many entries to show")
     before: int | None = Field(
-        default=None, ge=2, description="Only entries before this entry number (older pages)"
+        default=None,
+        ge=2,
+        le=MAX_SEQ,
+        description="Only entries before this entry number (older pages)",
     )
 
 

@@ -34,15 +34,22 @@ VOIDABLE = frozenset({"action", "roll"})
 """Entry kinds a referee may void: system actions and free rolls."""
 
 
-_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+_CANONICAL = json.JSONEncoder(
+    sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+)
 """One encoder for every entry (``json.dumps`` with these options builds a new one per call)."""
 
 
 def canonical(data: Any) -> str:
-    """Canonical JSON: sorted keys, no whitespace, non-ASCII kept.
+    """Canonical JSON: sorted keys, no whitespace, non-ASCII kept; NaN and infinities refused
+    (they are not JSON, and other parsers reject them).
 
     >>> canonical({"b": 1, "a": "é"})
     '{"a":"é","b":1}'
+    >>> canonical({"x": float("nan")})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: Out of range float values are not JSON compliant...
     >>> canonical({"x": [1.5, None, True]}) == json.dumps(
     ...     {"x": [1.5, None, True]}, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     True

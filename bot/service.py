@@ -89,11 +89,17 @@ def parse_options(text: str) -> dict[str, Any]:
     """Scenario options of ``/game new``: a JSON object, or ``key=value`` pairs.
 
     Values ``true``/``false`` are booleans, whole numbers are integers, anything else is text.
+    The log holds no floats: a fraction, ``NaN`` or ``Infinity`` is refused, and so is a whole
+    number beyond JSON's exact integers (±2**53).
 
     >>> parse_options("isolation=true, ammo_loss=25, era=1944")
     {'isolation': True, 'ammo_loss': 25, 'era': 1944}
     >>> parse_options('{"nationalities": {"Axis": "German"}}')
     {'nationalities': {'Axis': 'German'}}
+    >>> parse_options('{"cwb_ammo_loss_pct": NaN}')
+    Traceback (most recent call last):
+    ...
+    rules_core.errors.InvalidInput: Option values are whole numbers, true/false or text, not NaN.
     >>> parse_options("oops")
     Traceback (most recent call last):
     ...
@@ -104,7 +110,12 @@ def parse_options(text: str) -> dict[str, Any]:
         return {}
     if text.startswith("{"):
         try:
-            data = json.loads(text)
+            data = json.loads(
+                text,
+                parse_constant=_not_a_number,
+                parse_float=_not_a_number,
+                parse_int=_exact_int,
+            )
         except ValueError:
             raise InvalidInput("The options are not a valid JSON object.") from None
         if not isinstance(data, dict):
@@ -120,9 +131,23 @@ def parse_options(text: str) -> dict[str, Any]:
         if raw.lower() in ("true", "false"):
             parsed = raw.lower() == "true"
         elif raw.lstrip("-").isdigit():
-            parsed = int(raw)
+            parsed = _exact_int(raw)
         options[key.strip()] = parsed
     return options
+
+
+def _not_a_number(text: str) -> Any:
+    raise InvalidInput(f"Option values are whole numbers, true/false or text, not {text}.")
+
+
+def _exact_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:  # beyond Python's digits limit
+        value = 2**64
+    if abs(value) > 2**53:
+        raise InvalidInput(f"The option value {text[:20]} is too large; use at most 2**53.")
+    return value
 
 
 ROLL_ODDS_LIMIT = 50_000
@@ -859,7 +884,14 @@ class GameService:
                 raise GameAlreadyActive(
                     "This channel already has an active game; a referee may /game end it first."
                 )
-            state = system.new_state(sides, options)
+            try:
+                state = system.new_state(sides, options)
+            except (TypeError, ValueError, AttributeError, KeyError) as exc:
+                log.info("options refused by %s: %r", system.name, exc)
+                raise InvalidInput(
+                    f"Those options do not fit a {system.title} game; see its guide for the "
+                    "options it takes."
+                ) from exc
             snapshot = state_json(state)
             seed = self._seeds()
             public_id = self._game_ids()

@@ -87,7 +87,9 @@ def mix_phrase(players: bytes, phrase: str) -> bytes:
 
 
 def canonical(obj: object) -> str:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(
+        obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    )
 
 
 class Mismatch(Exception):

@@ -67,7 +67,7 @@ class UnitAdd(BaseModel):
         min_length=1, max_length=80, description="The unit's name, e.g. 1st Minnesota"
     )
     side: str = Field(description="The side it fights for", json_schema_extra=_SIDE)
-    men: int = Field(ge=1, description="Men in the unit")
+    men: int = Field(ge=1, le=100_000, description="Men in the unit")
     type: UnitType = Field(default="infantry", description="Infantry, cavalry or artillery")
     ammo: Ammo = Field(default=Ammo.NORMAL, description="Ammunition at start: normal, low or out")
     hex: str | None = Field(default=None, description="Its hex as column,row (optional)")
@@ -79,7 +79,7 @@ class UnitSet(BaseModel):
     model_config = ConfigDict(frozen=True)
     action: Literal["cwb.unit.set"] = "cwb.unit.set"
     name: str = Field(description="The unit", json_schema_extra=_UNIT)
-    men: int | None = Field(default=None, ge=1, description="Men now in the unit")
+    men: int | None = Field(default=None, ge=1, le=100_000, description="Men now in the unit")
     ammo: Ammo | None = Field(default=None, description="Ammunition: normal, low or out")
     routed: bool | None = Field(default=None, description="Routed (true) or rallied (false)")
     hex: str | None = Field(default=None, description="Its hex as column,row; 'none' takes it off")
@@ -111,7 +111,9 @@ class WagonAdd(BaseModel):
     action: Literal["cwb.wagon.add"] = "cwb.wagon.add"
     name: str = Field(min_length=1, max_length=80, description="The wagon's name")
     side: str = Field(description="The side it belongs to", json_schema_extra=_SIDE)
-    strength: int = Field(ge=1, description="Strength points (1 per 10 men it can resupply)")
+    strength: int = Field(
+        ge=1, le=10_000, description="Strength points (1 per 10 men it can resupply)"
+    )
     hex: str | None = Field(default=None, description="Its hex as column,row (optional)")
 
 
@@ -121,7 +123,7 @@ class WagonSet(BaseModel):
     model_config = ConfigDict(frozen=True)
     action: Literal["cwb.wagon.set"] = "cwb.wagon.set"
     name: str = Field(description="The wagon", json_schema_extra=_WAGON)
-    strength: int | None = Field(default=None, ge=1, description="Strength points now")
+    strength: int | None = Field(default=None, ge=1, le=10_000, description="Strength points now")
     hex: str | None = Field(default=None, description="Its hex as column,row; 'none' takes it off")
 
 
@@ -145,6 +147,7 @@ class Resupply(BaseModel):
     path: int | None = Field(
         default=None,
         ge=0,
+        le=1000,
         description="Hexes to the wagon avoiding enemies and empty enemy ZOC (computed if on map)",
     )
     routed: bool | None = Field(
@@ -177,7 +180,10 @@ class Melee(BaseModel):
     read_only: ClassVar[bool] = True
     unit: str = Field(description="The defending unit", json_schema_extra=_UNIT)
     strength: int | None = Field(
-        default=None, ge=0, description="Its melee defence strength before isolation (default: men)"
+        default=None,
+        ge=0,
+        le=100_000,
+        description="Its melee defence strength before isolation (default: men)",
     )
 
 

@@ -305,10 +305,11 @@ class Breakout(_Action):
     distance: int | None = Field(
         default=None,
         ge=0,
+        le=999,
         description="12.8e B: hexes to the nearest friendly combat unit in trace",
     )
     turn: int = Field(
-        default=1, ge=1, description="The current game turn (the return is counted from it)"
+        default=1, ge=1, le=999, description="The current game turn (the return is counted from it)"
     )
 
 
@@ -356,7 +357,7 @@ class Strength(_Action):
     mode: Literal["attack", "defend"] = Field(description="Attacking or defending")
     supplied: bool = Field(default=True, description="Combat supply is paid for it")
     strength: int | None = Field(
-        default=None, ge=0, description="Its printed strength, to multiply"
+        default=None, ge=0, le=999, description="Its printed strength, to multiply"
     )
     terrain_x2: bool = Field(default=False, description="Attack: the terrain multiplier is ×2")
     defenders: tuple[str, ...] = Field(
@@ -390,7 +391,9 @@ class SetPhase(_Action):
     segment: Segment = Field(
         default="movement", description="Movement, Reaction, Exploitation: the segment (12.11a)"
     )
-    turn: int | None = Field(default=None, ge=1, description="The game turn (default: unchanged)")
+    turn: int | None = Field(
+        default=None, ge=1, le=999, description="The game turn (default: unchanged)"
+    )
 
 
 ACTION_TYPES: tuple[type[BaseModel], ...] = (

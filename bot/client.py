@@ -9,6 +9,7 @@ database is closed there), and :func:`run` returns 0.
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import logging
 import signal
@@ -22,6 +23,7 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.discord_tree import RefereeTree
+from bot.models import Place, Reply
 from bot.sync import state_path, sync_commands
 
 log = logging.getLogger(__name__)
@@ -155,13 +157,40 @@ def setup_logging(level: str) -> None:
 async def attach_game_service(bot: RefereeBot) -> None:
     """Open the database of ``bot.settings`` and attach a game service on it to ``bot``; the
     database is closed when the bot closes (the ``configure`` of ``referee run``)."""
+    from bot.beacon.games import config_from_settings
     from bot.service import GameService
     from bot.storage import Repository
 
     repo = await Repository.open(bot.settings.database)
-    bot.game_service = GameService(repo, live_games=bot.settings.live_games)
+    service = GameService(
+        repo,
+        live_games=bot.settings.live_games,
+        beacon=config_from_settings(bot.settings),
+        dice_default=bot.settings.dice_default,
+    )
+    bot.game_service = service
+    if service.resolver is not None:
+        service.resolver.on_late = functools.partial(post_late_resolution, bot)
+
+    async def resume() -> None:  # declarations pending when the bot stopped
+        if resumed := await service.resume_beacon():
+            log.info("Resuming %d declaration(s) waiting for a beacon round", resumed)
+
+    bot.add_startup_hook(resume)
+    bot.add_close_hook(service.close_beacon)
     bot.add_close_hook(repo.close)
     log.info("Opened the database %s", bot.settings.database)
+
+
+async def post_late_resolution(bot: RefereeBot, place: Place, reply: Reply) -> None:
+    """Post a beacon declaration's resolution that came after its player was told it is
+    pending (a relay was down, or the bot restarted), in the game's channel."""
+    from bot.render.embed import render_embed
+
+    try:
+        await bot.get_partial_messageable(place.channel_id).send(embed=render_embed(reply))
+    except discord.HTTPException:
+        log.exception("Could not post the resolution of entry %s", reply.seq)
 
 
 async def start(bot: RefereeBot, token: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -19,6 +20,13 @@ class Settings(BaseSettings):
     ``DISCORD_GATEWAY_URL`` replaces discord.py's gateway URL (likewise)
     ``REFEREE_LIVE_GAMES``  how many games are kept parsed in memory (default 1000, the most
                             recently used; the others are read from the database when used)
+    ``REFEREE_DICE``        the dice of ``/game new`` without ``dice:``: ``server`` (default) or
+                            ``beacon`` (docs/TRUST.md)
+    ``REFEREE_BEACON_CHAIN`` the drand chain of beacon games: ``quicknet`` (default) or a chain
+                            file (JSON: name, chain_hash, public_key, period, genesis[, relay])
+    ``REFEREE_BEACON_RELAYS`` comma-separated relay URLs, tried in turn (default: drand's own
+                            relays for quicknet, or the chain file's ``relay``)
+    ``REFEREE_BEACON_TIMEOUT`` seconds one relay gets to answer (default 2)
     """
 
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
@@ -30,3 +38,9 @@ class Settings(BaseSettings):
     discord_api_base: str | None = Field(default=None, validation_alias="DISCORD_API_BASE")
     discord_gateway_url: str | None = Field(default=None, validation_alias="DISCORD_GATEWAY_URL")
     live_games: int = Field(default=1000, ge=1, validation_alias="REFEREE_LIVE_GAMES")
+    dice_default: Literal["server", "beacon"] = Field(
+        default="server", validation_alias="REFEREE_DICE"
+    )
+    beacon_chain: str = Field(default="quicknet", validation_alias="REFEREE_BEACON_CHAIN")
+    beacon_relays: str = Field(default="", validation_alias="REFEREE_BEACON_RELAYS")
+    beacon_timeout: float = Field(default=2.0, gt=0, validation_alias="REFEREE_BEACON_TIMEOUT")

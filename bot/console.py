@@ -21,10 +21,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TextIO
 
+from bot.beacon.games import config_from_settings
 from bot.commands import Registry, Request, build_registry, execute, parse_line
+from bot.config import Settings
 from bot.dice import FaceScript
 from bot.errors import BadCommand, UserError
-from bot.models import Actor, Place, UserRef
+from bot.models import Actor, Place, Reply, UserRef
 from bot.render.text import render_text
 from bot.service import GameService
 from bot.storage import Repository
@@ -200,6 +202,8 @@ class Console:
             )
             return
         print(render_text(reply), file=self.out)
+        if reply.awaiting_round is not None and not reply.replayed:
+            await self._resolution(number, line, reply)
         if reply.file is not None:
             target = self.options.export_dir / reply.file.filename
             try:
@@ -209,6 +213,33 @@ class Console:
                 self._fail(number, line, f"cannot write {target}: {exc.strerror}.", "OSError")
                 return
             print(f"  written to {target}", file=self.out)
+
+    async def _resolution(self, number: int, line: str, declared: Reply) -> None:
+        """Wait for a beacon declaration's round and print its result, or say it is pending
+        (it resolves later: not a failure of the line)."""
+        try:
+            reply = await self.service.resolution(self.place, declared)
+        except UserError as exc:
+            if self.options.json:
+                self._emit({"ok": True, "line": number, "input": line.strip(),
+                            "pending": exc.user_message})  # fmt: skip
+            else:
+                print(exc.user_message, file=self.out)
+            return
+        if self.options.json:
+            self._emit({"ok": True, "line": number, "input": line.strip(),
+                        "reply": reply.to_json()})  # fmt: skip
+        else:
+            print(render_text(reply), file=self.out)
+
+    async def print_late(self, place: Place, reply: Reply) -> None:
+        """A resolution that came after its declaration was reported pending."""
+        if place != self.place:
+            return
+        if self.options.json:
+            self._emit({"ok": True, "late": True, "reply": reply.to_json()})
+        else:
+            print(render_text(reply), file=self.out)
 
     def _fail(self, number: int, line: str, message: str, kind: str) -> None:
         self.failures += 1
@@ -290,10 +321,18 @@ async def run_console(
         lines = sys.stdin.read().splitlines()
     script = FaceScript(options.dice) if options.dice is not None else None
     repo = await Repository.open(options.database)
+    service: GameService | None = None
     try:
         reproducible: Reproducible | None = None
         if script is None:
-            service = GameService(repo, systems, script=script)
+            settings = Settings()
+            service = GameService(
+                repo,
+                systems,
+                script=script,
+                beacon=config_from_settings(settings),
+                dice_default=settings.dice_default,
+            )
         else:
             place = Place(guild_id=CONSOLE_GUILD, channel_id=console_id(options.channel))
             latest = await repo.latest_game(place.guild_id, place.channel_id)
@@ -310,6 +349,9 @@ async def run_console(
         console = Console(
             service, build_registry(service.systems), options, out, reproducible=reproducible
         )
+        if service.resolver is not None:
+            service.resolver.on_late = console.print_late
+            await service.resume_beacon()
         if interactive:
             print(
                 f"referee console — channel {options.channel!r}, acting as {options.user!r}, "
@@ -319,6 +361,8 @@ async def run_console(
             )
         await console.run(lines)
     finally:
+        if service is not None:
+            await service.close_beacon()
         await repo.close()
     failed = console.failures > 0
     if script is not None and script.remaining:

@@ -200,6 +200,21 @@ class DiscordHandler:
             return
         ready = rendered[0] if rendered and rendered[0][0] is reply else None
         await self.send(interaction, reply, path, options, ready=ready[1:] if ready else None)
+        if reply.awaiting_round is not None and not reply.replayed:
+            await self.follow_resolution(interaction, place, reply)
+
+    async def follow_resolution(
+        self, interaction: discord.Interaction[Any], place: Place, declared: Reply
+    ) -> None:
+        """A beacon game's declaration was answered (publicly, before its round is out): wait
+        for the round, then post the result as a follow-up, or say in one sentence that the
+        declaration stays pending (its result is posted in the channel when it comes)."""
+        try:
+            result: Reply = await self.service.resolution(place, declared)
+        except UserError as exc:
+            await interaction.followup.send(exc.user_message)
+            return
+        await interaction.followup.send(embed=render_embed(result))
 
     async def entry_click(
         self, interaction: discord.Interaction[Any], game: str, seq: int, what: str

@@ -42,6 +42,13 @@ class GameNew(_Command):
         max_length=1000,
         description='Scenario options: "key=value, ..." or a JSON object',
     )
+    dice: Literal["server", "beacon"] | None = Field(
+        default=None,
+        description=(
+            "server (the bot's seed) or beacon (also a public drand round); "
+            "the bot sets the default"
+        ),
+    )
 
 
 class GameSeat(_Command):
@@ -133,6 +140,14 @@ class GameEnd(_Command):
     referee_only: ClassVar[bool] = True
 
 
+class GameCancel(_Command):
+    """Referee: cancel the declaration waiting for its beacon round; nothing is rolled."""
+
+    action: Literal["game.cancel"] = "game.cancel"
+    referee_only: ClassVar[bool] = True
+    reason: str = Field(min_length=1, max_length=200, description="Why it is cancelled")
+
+
 class RollDice(_Command):
     """A logged, verifiable roll: DR (colored die first), dr, or NdS±M."""
 
@@ -166,6 +181,7 @@ TableCommand = Annotated[
     | GameConfirm
     | GameExport
     | GameEnd
+    | GameCancel
     | RollDice
     | Stats,
     Field(discriminator="action"),
@@ -184,6 +200,7 @@ TABLE_COMMANDS: tuple[type[BaseModel], ...] = (
     GameConfirm,
     GameExport,
     GameEnd,
+    GameCancel,
     RollDice,
     Stats,
 )
@@ -192,6 +209,7 @@ TABLE_COMMANDS: tuple[type[BaseModel], ...] = (
 __all__ = [
     "MAX_SEQ",
     "TABLE_COMMANDS",
+    "GameCancel",
     "GameConfirm",
     "GameEnd",
     "GameExport",

@@ -30,8 +30,8 @@ FORMAT_VERSION = 1
 GENESIS_PREV = "0" * 64
 """The ``prev`` of a game's first entry."""
 
-VOIDABLE = frozenset({"action", "roll"})
-"""Entry kinds a referee may void: system actions and free rolls."""
+VOIDABLE = frozenset({"action", "roll", "resolved"})
+"""Entry kinds a referee may void: system actions and free rolls (a beacon game's resolved)."""
 
 
 _CANONICAL = json.JSONEncoder(
@@ -120,6 +120,12 @@ def replay_action(
     return outcome
 
 
+def _is_action(entry: Mapping[str, Any]) -> bool:
+    """An action entry, or a beacon game's resolution of a declared action."""
+    kind = entry["kind"]
+    return bool(kind == "action" or (kind == "resolved" and entry.get("resolves") == "action"))
+
+
 def rebuild_state(
     system: GameSystem[Any, Any], entries: Iterable[Mapping[str, Any]], voided: set[int]
 ) -> BaseModel:
@@ -132,7 +138,7 @@ def rebuild_state(
         kind = entry["kind"]
         if kind == "game.new":
             state = system.new_state(tuple(entry["sides"]), dict(entry.get("options", {})))
-        elif kind == "action" and int(entry["seq"]) not in voided:
+        elif _is_action(entry) and int(entry["seq"]) not in voided:
             assert state is not None
             state = replay_action(system, state, entry).state
     if state is None:

@@ -161,6 +161,8 @@ class Reply(BaseModel):
     file: ReplyFile | None = None
     follow_ups: tuple[FollowUp, ...] = ()
     """Commands offered next (buttons in Discord; their command lines are in ``fields``)."""
+    awaiting_round: int | None = None
+    """A beacon game's declaration: the drand round its dice wait for (its result follows)."""
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (the console's ``--json``); a file's content is given as text."""

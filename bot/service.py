@@ -31,6 +31,16 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot import game_commands as gc
+from bot.beacon.chain import Beacon, ChainInfo, round_time
+from bot.beacon.games import (
+    BeaconConfig,
+    BeaconNotConfigured,
+    DeclarationPending,
+    DeclarationWaiting,
+    NeedsBeacon,
+    ProbeDice,
+    Resolver,
+)
 from bot.dice import (
     NO_PLAYERS,
     DiceScriptExhausted,
@@ -268,6 +278,8 @@ class GameService:
         seeds: Callable[[], bytes] = new_seed,
         game_ids: Callable[[], str] = _new_game_id,
         live_games: int = DEFAULT_LIVE_GAMES,
+        beacon: BeaconConfig | None = None,
+        dice_default: str = "server",
     ) -> None:
         """``clock``, ``seeds`` and ``game_ids`` are the sources of time, secret seeds and public
         game ids; only scripted runs (the console with ``--dice``) replace them, to print the same
@@ -280,6 +292,11 @@ class GameService:
         )
         pin_outcome_types(self.systems)
         self.script = script
+        self.beacon = beacon
+        """The beacon of new beacon games and its relays (None: beacon dice are unavailable)."""
+        self.dice_default = dice_default
+        """The dice of ``/game new`` without ``dice:`` (``REFEREE_DICE``: server or beacon)."""
+        self.resolver = Resolver(beacon, self._resolve_declaration) if beacon else None
         self._clock = clock
         self._seeds = seeds
         self._game_ids = game_ids
@@ -298,6 +315,7 @@ class GameService:
             gc.GameRotate: self._rotate,
             gc.GameEnd: self._end,
             gc.RollDice: self._roll,
+            gc.GameCancel: self._cancel,
         }
         """The write handler of each table command; a system action goes to ``_act``."""
 
@@ -469,6 +487,10 @@ class GameService:
         handler: Callable[[_Live, Actor, Any], _Change],
         prepare: Callable[[Reply], object] | None = None,
     ) -> Reply:
+        cancel = isinstance(command, gc.GameCancel)
+        if self.resolver is not None and not cancel:
+            # a declaration waiting for its round goes first: the state depends on its result
+            await self.resolver.wait_clear(place)
         async with self._lock(place):
             if self.script is not None:
                 # scripted dice (console, tests): a redelivery must not consume scripted faces,
@@ -478,6 +500,8 @@ class GameService:
                     return await self._reply_from_stored(seen, replayed=True)
             try:
                 live = await self._load(place, locked=True)
+                if not cancel:
+                    _refuse_while_pending(live.row)
                 change = handler(live, actor, command)
             except Exception:
                 # a refusal of an interaction seen before: answer it from the log instead
@@ -487,7 +511,10 @@ class GameService:
                 raise
             # an interaction seen before and accepted again is caught by the log's unique
             # interaction id at commit (rolled back, answered from the log): no read here
-            return await self._commit(place, live, actor, interaction_id, change, prepare)
+            reply = await self._commit(place, live, actor, interaction_id, change, prepare)
+            if not reply.replayed:
+                self._after_beacon_change(place, live.row.id, change)
+            return reply
 
     # --- permissions -----------------------------------------------------------------------
 
@@ -578,6 +605,25 @@ class GameService:
     ) -> _Change:
         system, row = live.system, live.row
         side = system.acting_side(live.state, action)
+        if row.table.get("beacon"):
+            try:
+                system.run(live.state, action, ProbeDice())
+            except NeedsBeacon:  # valid, and it rolls: declared now, resolved with its round
+                declared: dict[str, Any] = {
+                    "declares": "action",
+                    "action": action.model_dump(mode="json"),
+                    "side": side,
+                    "sides": concerned,
+                }
+                if agreed is not None:
+                    declared["agreed"] = agreed
+                change = self._declare(live, declared)
+                if agreed is not None and change.table is not None:
+                    change.table["proposals"] = [
+                        p for p in change.table["proposals"] if p["entry"] != agreed["proposal"]
+                    ]
+                return change
+            # it reads no die: logged at once, as in any game
         dice = self._dice(row)
         with self._script_rollback():
             outcome = system.run(live.state, action, dice)
@@ -635,6 +681,16 @@ class GameService:
         self._require_player(live.row, actor)
         held = self.held_sides(live.row, actor)
         expression = parse_expression(command.dice)
+        if live.row.table.get("beacon"):
+            return self._declare(
+                live,
+                {
+                    "declares": "roll",
+                    "expression": expression.text(),
+                    "reason": command.reason,
+                    "sides": held,
+                },
+            )
         dice = self._dice(live.row)
         with self._script_rollback():
             result = roll_expression(expression, dice, reason=command.reason)
@@ -876,6 +932,7 @@ class GameService:
                     f"A side's name may be at most {MAX_SIDE_NAME} characters; "
                     f"{side[:20]}… has {len(side)}."
                 )
+        chain = self._beacon_chain_for(command.dice or self.dice_default)
         async with self._lock(place):
             seen = await self.repo.entry_by_interaction(interaction_id)
             if seen is not None:
@@ -904,6 +961,8 @@ class GameService:
             }
             if self.script is not None:
                 table["scripted"] = True
+            if chain is not None:
+                table["beacon"] = chain.to_json()
             title = command.title or f"{system.title} game"
             entry: dict[str, Any] = {
                 "v": FORMAT_VERSION,
@@ -926,6 +985,9 @@ class GameService:
             }
             if self.script is not None:
                 entry["scripted"] = True
+            if chain is not None:
+                entry["dice_mode"] = "beacon"
+                entry["beacon"] = chain.to_json()
             body, digest = seal(entry)
             row = GameRow(
                 id=0,
@@ -984,6 +1046,7 @@ class GameService:
             if seen is not None:
                 return await self._reply_from_stored(seen, replayed=True)
             live = await self._load(place, locked=True)
+            _refuse_while_pending(live.row)
             if isinstance(command, gc.GameConfirm):
                 change = await self._confirm(live, actor, command)
             else:
@@ -1016,7 +1079,9 @@ class GameService:
             raise CannotVoid(f"Entry {command.entry} is already void.")
         voided.add(command.entry)
         new_state: BaseModel | None = None
-        if target.kind == "action":
+        if target.kind == "action" or (
+            target.kind == "resolved" and target.data().get("resolves") == "action"
+        ):
             entries = [e.data() for e in await self.repo.entries(row.id)]
             try:
                 new_state = rebuild_state(live.system, entries, voided)
@@ -1288,7 +1353,9 @@ class GameService:
     async def _reply_from_stored(self, stored: StoredEntry, *, replayed: bool) -> Reply:
         row = await self.repo.game(stored.game_id)
         assert row is not None
-        return self._reply(stored.data(), row, replayed=replayed)
+        data = stored.data()
+        data["hash"] = stored.hash
+        return self._reply(data, row, replayed=replayed)
 
     def _reply(
         self,
@@ -1301,6 +1368,8 @@ class GameService:
         """The reply of a logged entry; ``shown`` are the steps, facts and rolls as the rules
         made them (a fresh commit), so they are not rebuilt from the entry's JSON."""
         kind = entry["kind"]
+        if kind in ("declared", "resolved"):
+            return self._beacon_reply(entry, row, replayed=replayed, shown=shown)
         dice = tuple(DieView(**d) for d in entry.get("dice", ()))
         scripted = self.script is not None or any(d.scripted for d in dice)
         base: dict[str, Any] = {
@@ -1363,6 +1432,9 @@ class GameService:
                 f"{' or '.join(e['needs'])} player confirms with /game confirm entry:{e['seq']}"
             ),
             "game.end": lambda e: "The game is over; the dice seed is revealed",
+            "game.cancel": lambda e: (
+                f"Entry {e['entry']} is cancelled before beacon round {e['round']}: {e['reason']}"
+            ),
         }
         fields: tuple[tuple[str, str], ...] = ()
         revealed = entry.get("revealed_seed")
@@ -1389,8 +1461,225 @@ class GameService:
             **base,
         )
 
+    # --- beacon games (bot/beacon/games.py) ---------------------------------------------
+
+    def _beacon_chain_for(self, mode: str) -> ChainInfo | None:
+        """The chain of a new game with ``mode`` dice (None: server dice)."""
+        if mode != "beacon":
+            return None
+        if self.beacon is None:
+            raise BeaconNotConfigured(
+                "This bot has no beacon relays configured; start the game with dice:server."
+            )
+        if self.script is not None:
+            raise BadCommand("Scripted dice cannot stand in for beacon dice; use dice:server.")
+        return self.beacon.chain
+
+    def _declare(self, live: _Live, data: dict[str, Any]) -> _Change:
+        """The ``declared`` entry of a valid action or roll of a beacon game: it names round R,
+        the first published at least the margin after now; nothing is rolled yet."""
+        if self.beacon is None:
+            raise BeaconNotConfigured(
+                "This bot has no beacon relays configured now, so this beacon game cannot roll."
+            )
+        chain = ChainInfo.from_json(live.row.table["beacon"])
+        r = self.beacon.target_round(chain)
+        table = _copy_table(live.row.table)
+        table["pending"] = {"seq": live.row.head_seq + 1, "round": r}
+        due = datetime.fromtimestamp(round_time(chain, r), UTC).isoformat()
+        return _Change(kind="declared", data={**data, "round": r, "round_at": due}, table=table)
+
+    def _cancel(self, live: _Live, actor: Actor, command: gc.GameCancel) -> _Change:
+        row = live.row
+        self._require_referee(row, actor, "cancel a declaration")
+        pending = row.table.get("pending")
+        if not pending:
+            raise InvalidInput("No declaration of this game is waiting for a beacon round.")
+        table = _copy_table(row.table)
+        del table["pending"]
+        return _Change(
+            kind="game.cancel",
+            data={"entry": pending["seq"], "round": pending["round"], "reason": command.reason},
+            table=table,
+        )
+
+    def _after_beacon_change(self, place: Place, game_id: int, change: _Change) -> None:
+        """Start resolving a new declaration; stop resolving a cancelled one."""
+        if self.resolver is None or change.table is None:
+            return
+        if change.kind == "declared":
+            pending = change.table["pending"]
+            chain = ChainInfo.from_json(change.table["beacon"])
+            self.resolver.schedule(place, game_id, pending["seq"], pending["round"], chain)
+        elif change.kind == "game.cancel":
+            self.resolver.cancel(place, int(change.data["entry"]))
+
+    async def resolution(self, place: Place, declared: Reply) -> Reply:
+        """The reply of a declaration's resolution, once its round is fetched and verified.
+
+        :raises DeclarationPending: no relay gave the round in time (it resolves later);
+        :raises DeclarationCancelled: a referee cancelled it.
+        """
+        assert declared.seq is not None
+        if self.resolver is None:
+            raise DeclarationPending(
+                f"This bot has no beacon relays configured, so entry {declared.seq} stays pending."
+            )
+        return await self.resolver.result(place, declared.seq)
+
+    async def resume_beacon(self) -> int:
+        """Resume resolving every pending declaration (after a restart); how many there are."""
+        if self.resolver is None:
+            return 0
+        rows = await self.repo.pending_declarations()
+        for row in rows:
+            pending = row.table["pending"]
+            place = Place(guild_id=row.guild_id, channel_id=row.channel_id, parent_id=row.parent_id)
+            chain = ChainInfo.from_json(row.table["beacon"])
+            self.resolver.schedule(
+                place, row.id, pending["seq"], pending["round"], chain, late=True
+            )
+        return len(rows)
+
+    async def close_beacon(self) -> None:
+        """Stop resolving (pending declarations stay pending in the log and resume later)."""
+        if self.resolver is not None:
+            await self.resolver.close()
+
+    async def _resolve_declaration(
+        self, place: Place, game_id: int, seq: int, beacon: Beacon
+    ) -> Reply | None:
+        """Append the ``resolved`` entry of declaration ``seq`` with the dice of ``beacon``."""
+        async with self._lock(place):
+            try:
+                live = await self._load(place, locked=True)
+            except NoGameHere:
+                return None
+            row = live.row
+            pending = row.table.get("pending")
+            if row.id != game_id or not pending or pending["seq"] != seq:
+                return None
+            if beacon.round != pending["round"]:
+                raise ValueError(f"round {beacon.round} is not the declared {pending['round']}")
+            stored = await self.repo.entries(row.id, after=seq - 1, upto=seq)
+            declared = stored[0].data()
+            dice = GameDice(
+                row.seed,
+                game=row.public_id,
+                players=row.players_mix,
+                next_seq=row.next_die,
+                epoch=row.epoch,
+                beacon=beacon.randomness,
+            )
+            state: BaseModel | None = None
+            if declared["declares"] == "action":
+                action = live.system.parse_action(declared["action"])
+                outcome = live.system.run(live.state, action, dice)
+                data: dict[str, Any] = {
+                    "resolves": "action",
+                    "action": declared["action"],
+                    "side": declared["side"],
+                    "sides": declared["sides"],
+                    "outcome": outcome_json(outcome),
+                }
+                if "agreed" in declared:
+                    data["agreed"] = declared["agreed"]
+                state = outcome.state
+                shown: _Shown = (outcome.steps, outcome.facts, outcome.rolls)
+            else:
+                result = roll_expression(
+                    parse_expression(declared["expression"]), dice, reason=declared["reason"]
+                )
+                data = {
+                    "resolves": "roll",
+                    "expression": declared["expression"],
+                    "reason": declared["reason"],
+                    "total": result.total,
+                    "text": result.render(),
+                    "rolls": [r.model_dump(mode="json") for r in result.rolls],
+                    "sides": declared["sides"],
+                }
+                shown = ((), (), tuple(result.rolls))
+            table = _copy_table(row.table)
+            del table["pending"]
+            change = _Change(
+                kind="resolved",
+                data={**data, "declared": seq, "beacon": beacon.to_json()},
+                dice=dice.records,
+                state=state,
+                table=table,
+                shown=shown,
+            )
+            by = declared["by"]
+            actor = Actor(user_id=int(by["id"]), name=str(by["name"]))
+            interaction = f"{declared['interaction']}:resolved"
+            return await self._commit(place, live, actor, interaction, change)
+
+    def _beacon_reply(
+        self,
+        entry: Mapping[str, Any],
+        row: GameRow,
+        *,
+        replayed: bool,
+        shown: _Shown | None,
+    ) -> Reply:
+        """The reply of a ``declared`` or ``resolved`` entry."""
+        if entry["kind"] == "resolved":
+            inner = self._reply(
+                {**entry, "kind": entry["resolves"]}, row, replayed=replayed, shown=shown
+            )
+            beacon = entry["beacon"]
+            return inner.model_copy(
+                update={
+                    "title": f"{inner.title} (beacon round {beacon['round']})",
+                    "fields": (
+                        *inner.fields,
+                        ("Declared", f"entry #{entry['declared']}"),
+                        ("Beacon round", f"{beacon['round']}: randomness {beacon['randomness']}"),
+                    ),
+                }
+            )
+        what = _declared_what(entry)
+        digest = str(entry.get("hash") or row.head_hash)
+        return Reply(
+            command=what.split(" ")[0] if entry["declares"] == "roll" else what,
+            title=f"{what} declared: waiting for beacon round {entry['round']}",
+            game_title=row.title,
+            system=row.system,
+            game_id=row.public_id,
+            side=entry.get("side"),
+            actor=entry["by"]["name"],
+            seq=entry["seq"],
+            fields=(
+                ("Beacon round", f"{entry['round']}, published at {entry['round_at']}"),
+                ("Declaration", f"entry #{entry['seq']}, hash {digest}"),
+            ),
+            epoch=entry["epoch"],
+            commitment=row.commitment,
+            replayed=replayed,
+            awaiting_round=entry["round"],
+        )
+
 
 _Shown = tuple[tuple[Step, ...], tuple[tuple[str, str], ...], tuple[Roll, ...]]
+
+
+def _refuse_while_pending(row: GameRow) -> None:
+    """Nothing else is written in a game whose declaration waits for its beacon round."""
+    pending = row.table.get("pending")
+    if pending:
+        raise DeclarationWaiting(
+            f"Entry {pending['seq']} is still waiting for beacon round {pending['round']}, so "
+            "nothing else can happen in this game until it resolves (a referee may /game cancel "
+            "it)."
+        )
+
+
+def _declared_what(entry: Mapping[str, Any]) -> str:
+    """What a declaration declares: ``/asl fire`` or ``/roll DR``."""
+    if entry["declares"] == "action":
+        return command_path(entry["action"]["action"])
+    return f"/roll {entry['expression']}"
 
 
 @dataclasses.dataclass
@@ -1475,6 +1764,7 @@ def referee_only_options(action: BaseModel) -> tuple[str, ...]:
 
 def _copy_table(table: dict[str, Any]) -> dict[str, Any]:
     copy: dict[str, Any] = {
+        **table,  # a beacon game's chain and pending declaration are replaced, never mutated
         "sides": list(table["sides"]),
         "seats": dict(table["seats"]),
         "referees": list(table["referees"]),
@@ -1567,6 +1857,13 @@ def _summary(entry: Mapping[str, Any]) -> str:
         return f"{who}: void entry {entry['entry']} ({entry['reason']})"
     if kind == "game.propose":
         return f"{who}: proposes {_proposal_text(entry['command'])}"
+    if kind == "declared":
+        return f"{who}: {_declared_what(entry)} declared for beacon round {entry['round']}"
+    if kind == "resolved":
+        inner = _summary({**entry, "kind": entry["resolves"]})
+        return f"{inner} (entry {entry['declared']}, beacon round {entry['beacon']['round']})"
+    if kind == "game.cancel":
+        return f"{who}: cancel entry {entry['entry']} ({entry['reason']})"
     return f"{who}: {command_path(kind)}"
 
 
@@ -1582,7 +1879,7 @@ async def export_game(repo: Repository, row: GameRow) -> str:
         "guild": row.guild_id,
         "channel": row.channel_id,
         "head": {"seq": row.head_seq, "hash": row.head_hash},
-        "dice": "docs/DICE.md version 1",
+        "dice": "docs/DICE.md version 2" if row.table.get("beacon") else "docs/DICE.md version 1",
     }
     lines = [canonical(header)]
     for stored in await repo.entries(row.id, upto=row.head_seq):

@@ -215,6 +215,14 @@ class Repository:
         )
         return _game(rows[0]) if rows else None
 
+    async def pending_declarations(self) -> list[GameRow]:
+        """Active games with a declaration waiting for its beacon round (bot/beacon)."""
+        rows = await self._reader.execute_fetchall(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' "
+            "AND json_extract(table_json, '$.pending') IS NOT NULL ORDER BY id"
+        )
+        return [_game(row) for row in rows]
+
     async def game(self, game_id: int) -> GameRow | None:
         """A game by its row id."""
         rows = list(

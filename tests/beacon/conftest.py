@@ -1,0 +1,54 @@
+"""A local drand chain and relay on 127.0.0.1 (a round every second) and a beacon game service."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot import game_commands as gc
+from bot.beacon.games import BeaconConfig
+from bot.beacon.local import LocalChain, LocalRelay
+from bot.models import Actor, Place
+from bot.service import GameService
+from bot.storage import Repository
+from tests.bot.toysystem import SYSTEM
+
+ALICE = Actor(user_id=1, name="alice")
+BOB = Actor(user_id=2, name="bob")
+ADMIN = Actor(user_id=9, name="admin", is_admin=True)
+HERE = Place(guild_id=100, channel_id=200)
+
+
+@pytest.fixture
+async def relay() -> AsyncIterator[LocalRelay]:
+    server = LocalRelay(LocalChain.new(period=1))
+    await server.start()
+    yield server
+    await server.stop()
+
+
+def beacon_config(relay: LocalRelay, **kwargs: float) -> BeaconConfig:
+    return BeaconConfig(chain=relay.info, relays=(relay.url,), timeout=0.5, **kwargs)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> Path:
+    return tmp_path / "referee.db"
+
+
+@pytest.fixture
+async def service(db: Path, relay: LocalRelay) -> AsyncIterator[GameService]:
+    repo = await Repository.open(db)
+    svc = GameService(repo, {"toy": SYSTEM}, beacon=beacon_config(relay), dice_default="beacon")
+    yield svc
+    await svc.close_beacon()
+    await repo.close()
+
+
+async def start_beacon_game(service: GameService, place: Place = HERE) -> None:
+    """A toy beacon game: alice referees and holds Axis, bob holds Allied."""
+    await service.handle(place, ALICE, "new", gc.GameNew(system="toy", dice="beacon"))
+    await service.handle(place, ALICE, "seat-a", gc.GameSeat(side="Axis"))
+    await service.handle(place, BOB, "seat-b", gc.GameSeat(side="Allied"))

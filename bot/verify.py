@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot import verify_dice
+from bot.beacon.chain import KNOWN_CHAINS, BadBeacon, ChainInfo, verify_round
 from bot.gamelog import (
     ReplayError,
     canonical,
@@ -64,12 +65,17 @@ def verify_lines(lines: list[str], systems: Mapping[str, GameSystem[Any, Any]]) 
             message=f"entry 1: the game system {genesis['system']!r} is not installed here",
             seq=1,
         )
+    beacon = check_beacon_rounds(entries)
+    if isinstance(beacon, Report):
+        return beacon
     state: BaseModel | None = None
     voided: set[int] = set()
     replayed = 0
     for entry in entries:
         seq = int(entry["seq"])
         kind = entry["kind"]
+        if kind == "resolved":  # a beacon game's resolution replays as the action or roll it is
+            kind = entry["resolves"]
         try:
             if kind == "game.new":
                 state = system.new_state(tuple(entry["sides"]), dict(entry.get("options", {})))
@@ -132,7 +138,18 @@ def verify_lines(lines: list[str], systems: Mapping[str, GameSystem[Any, Any]]) 
                 seq=seq,
             )
     counts["actions replayed"] = replayed
-    return Report(ok=True, message=verify_dice.verdict(counts, head), counts=counts)
+    message = verify_dice.verdict(counts, head)
+    if beacon is not None:
+        checked, chain = beacon
+        counts.pop(verify_dice.ROUNDS_UNCHECKED, None)
+        counts["beacon signatures checked"] = checked
+        message = verify_dice.verdict(counts, head)
+        if chain.chain_hash not in KNOWN_CHAINS:
+            message += (
+                f" The beacon chain {chain.name!r} ({chain.chain_hash[:16]}…) is not a known "
+                "public chain: its key is the export's own."
+            )
+    return Report(ok=True, message=message, counts=counts)
 
 
 def verify_text(text: str, systems: Mapping[str, GameSystem[Any, Any]]) -> Report:
@@ -141,6 +158,45 @@ def verify_text(text: str, systems: Mapping[str, GameSystem[Any, Any]]) -> Repor
     if not lines:
         return Report(ok=False, message="the export is empty")
     return verify_lines(lines, systems)
+
+
+def check_beacon_rounds(entries: list[dict[str, Any]]) -> tuple[int, ChainInfo] | Report | None:
+    """Every beacon round of a beacon game verifies against its chain's public key.
+
+    A chain the verifier knows (quicknet) is checked with the key it knows, not the export's.
+    :returns: ``(rounds checked, chain)``; None for a game without beacon dice; a failed
+        :class:`Report` at the first bad round.
+    """
+    genesis = entries[0]
+    if genesis.get("dice_mode") != "beacon":
+        return None
+    try:
+        chain = ChainInfo.from_json(genesis["beacon"])
+    except (KeyError, TypeError, ValueError) as exc:
+        return Report(ok=False, message=f"entry 1: the beacon chain is malformed ({exc})", seq=1)
+    known = KNOWN_CHAINS.get(chain.chain_hash)
+    if known is not None and known != chain:
+        return Report(
+            ok=False,
+            message=f"entry 1: names the public chain {known.name} with other facts than its own",
+            seq=1,
+        )
+    checked = 0
+    for entry in entries:
+        if entry["kind"] != "resolved":
+            continue
+        seq = int(entry["seq"])
+        round_ = entry["beacon"]
+        try:
+            beacon = verify_round(chain, int(round_["round"]), bytes.fromhex(round_["signature"]))
+        except (BadBeacon, ValueError) as exc:
+            return Report(ok=False, message=f"entry {seq}: {exc}", seq=seq)
+        if beacon.randomness.hex() != round_["randomness"]:
+            return Report(
+                ok=False, message=f"entry {seq}: the round's randomness is wrong", seq=seq
+            )
+        checked += 1
+    return checked, chain
 
 
 def verify_file(path: Path, systems: Mapping[str, GameSystem[Any, Any]]) -> Report:

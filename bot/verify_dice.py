@@ -19,6 +19,12 @@ export itself. It checks:
 6. who declared what: seats and referees are replayed from the log; each entry's ``by`` must
    have been allowed to declare it (docs/TRUST.md); a void must cancel an action or a roll;
 7. the header: game, system, title, status, server, channel and head must be what the log says.
+8. in a beacon game: every die belongs to a declaration's resolution; each declaration was written
+   before its round's publication time and is resolved (or cancelled) before anything else is
+   written; the resolution declares the same action and uses the declared round; the round's
+   randomness is SHA-256 of its signature, and the dice are version 2 with that randomness.
+   It does NOT check the rounds' BLS signatures (that needs elliptic-curve pairings, beyond the
+   standard library): ``referee verify`` does, and this script says so when it applies.
 
 It does not replay the rules (``referee verify`` does that too). Lines are split on "\\n" only.
 Its verdict says what it cannot prove: entries after the head, who a ``by`` really was. Exit
@@ -33,6 +39,7 @@ import hmac
 import json
 import struct
 import sys
+from datetime import datetime
 from typing import Any
 
 FORMAT = "referee-game-log"
@@ -155,7 +162,11 @@ class Table:
 
     def check(self, entry: dict[str, Any]) -> None:
         """Refuse an entry its ``by`` could not have declared; then apply it to the table."""
-        seq, kind, by = entry["seq"], entry["kind"], entry["by"]
+        seq, logged_kind, by = entry["seq"], entry["kind"], entry["by"]
+        # a beacon game's declaration and resolution are checked as the action or roll they are
+        kind = {"declared": entry.get("declares"), "resolved": entry.get("resolves")}.get(
+            logged_kind, logged_kind
+        )
         who, referee = by["id"], self.referee(by)
         held = self.held(who)
         if by.get("server_referee"):
@@ -185,7 +196,9 @@ class Table:
             if not referee and (player != who or holder not in (None, who)):
                 raise Mismatch(seq, f"{by['name']} may not seat {entry['player']['name']} there")
             self.seats[entry["side"]] = player
-        elif kind in ("game.referee.add", "game.referee.remove", "game.rotate", "game.end"):
+        elif kind in (
+            "game.referee.add", "game.referee.remove", "game.rotate", "game.end", "game.cancel"
+        ):  # fmt: skip
             if not referee:
                 raise Mismatch(seq, f"{by['name']} is not a referee")
             if kind == "game.referee.add":
@@ -205,8 +218,8 @@ class Table:
             self.voided.add(target)
         elif kind != "game.new":
             raise Mismatch(seq, f"is of an unknown kind {kind!r}")
-        self.kinds[seq] = kind
-        if kind in ("action", "roll"):
+        self.kinds[seq] = logged_kind if logged_kind == "declared" else kind
+        if self.kinds[seq] in ("action", "roll"):
             self.entry_sides[seq] = list(entry.get("sides", self.sides))
 
 
@@ -223,10 +236,13 @@ def check(lines: list[str]) -> dict[str, int]:
     players = bytes(32)
     epoch = 1
     next_die = 1
-    pending = []  # (entry seq, die, players mix, game) checked once the seeds are known
+    pending = []  # (entry seq, die, players mix, beacon) checked once the seeds are known
     scripted = 0
     scripted_game = False
     table: Table | None = None
+    chain = None  # a beacon game's chain (game.new's "beacon")
+    waiting = None  # the declaration waiting for its round
+    rounds = 0
     entries = [json.loads(line) for line in lines[1:] if line.strip()]
     if not entries:
         raise Mismatch(0, "the export holds no log entries (a header alone proves nothing)")
@@ -248,12 +264,39 @@ def check(lines: list[str]) -> dict[str, int]:
                 raise Mismatch(seq, "a second game.new entry")
             commitments[1] = entry["commitment"]
             scripted_game = entry.get("scripted") is True
+            if entry.get("dice_mode") == "beacon":
+                chain = entry["beacon"]
             table = Table(entry)
         elif table is None:
             raise Mismatch(seq, "the log does not start with game.new")
         table.check(entry)
         if entry["epoch"] != epoch:
             raise Mismatch(seq, f"claims seed epoch {entry['epoch']}, the current one is {epoch}")
+        beacon = None
+        if chain is None and kind in ("declared", "resolved", "game.cancel"):
+            raise Mismatch(seq, f"a {kind} entry in a game without beacon dice")
+        if chain is not None:
+            if waiting is not None and kind not in ("resolved", "game.cancel"):
+                raise Mismatch(seq, f"written while entry {waiting['seq']} waited for its round")
+            if kind == "declared":
+                due = chain["genesis"] + (entry["round"] - 1) * chain["period"]
+                if datetime.fromisoformat(entry["at"]).timestamp() >= due:
+                    raise Mismatch(seq, f"declared after beacon round {entry['round']} was out")
+                if entry["dice"]:
+                    raise Mismatch(seq, "a declaration rolled dice")
+                waiting = entry
+            elif kind in ("resolved", "game.cancel"):
+                target = entry["declared"] if kind == "resolved" else entry["entry"]
+                if waiting is None or waiting["seq"] != target:
+                    raise Mismatch(seq, f"entry {target} is not a declaration waiting for a round")
+                if kind == "resolved":
+                    beacon = check_resolution(seq, waiting, entry)
+                    rounds += 1
+                elif entry["round"] != waiting["round"]:
+                    raise Mismatch(seq, f"cancels round {entry['round']}, not {waiting['round']}")
+                waiting = None
+            elif entry["dice"]:
+                raise Mismatch(seq, "dice rolled without a beacon round in a beacon game")
         for die in entry["dice"]:
             if die["seq"] != next_die:
                 raise Mismatch(seq, f"die #{die['seq']} where die #{next_die} was due")
@@ -269,13 +312,14 @@ def check(lines: list[str]) -> dict[str, int]:
                     )
                 scripted += 1
             else:
-                pending.append((seq, die, players))
-        if kind in ("action", "roll"):
-            rolls = entry["outcome"]["rolls"] if kind == "action" else entry["rolls"]
+                pending.append((seq, die, players, beacon))
+        shown = entry.get("resolves") if kind == "resolved" else kind
+        if shown in ("action", "roll"):
+            rolls = entry["outcome"]["rolls"] if shown == "action" else entry["rolls"]
             logged = [(d["label"], d["sides"], d["face"]) for d in entry["dice"]]
             if dice_of_rolls(rolls) != logged:
                 raise Mismatch(seq, "its rolls do not show the dice it logged (labels, faces)")
-        if kind == "roll":
+        if shown == "roll":
             total, text = roll_text(entry["expression"], [d["face"] for d in entry["dice"]])
             if (total, text) != (entry["total"], entry["text"]):
                 raise Mismatch(seq, f"the dice give {text!r}, the log shows {entry['text']!r}")
@@ -297,12 +341,12 @@ def check(lines: list[str]) -> dict[str, int]:
             raise Mismatch(seq, "entries follow the end of the game")
     check_header(header, entries, prev)
     checked = unrevealed = 0
-    for seq, die, mix in pending:
+    for seq, die, mix, beacon in pending:
         seed = seeds.get(die["epoch"])
         if seed is None:
             unrevealed += 1
             continue
-        face = die_face(seed, game, mix, die["seq"], die["sides"])
+        face = die_face(seed, game, mix, die["seq"], die["sides"], beacon)
         if face != die["face"]:
             raise Mismatch(
                 seq,
@@ -310,13 +354,39 @@ def check(lines: list[str]) -> dict[str, int]:
             )
         checked += 1
     assert table is not None
-    return {
+    counts = {
         "entries": len(entries),
         "dice checked": checked,
         "dice of unrevealed seeds": unrevealed,
         "scripted dice": scripted,
         "entries by server referees": table.server_referees,
     }
+    if chain is not None:
+        counts[ROUNDS_UNCHECKED] = rounds
+        counts["declarations waiting for their round"] = int(waiting is not None)
+    return counts
+
+
+ROUNDS_UNCHECKED = "beacon rounds (signatures not checked)"
+
+
+def check_resolution(seq: int, declared: dict[str, Any], resolved: dict[str, Any]) -> bytes:
+    """A resolution matches its declaration; the randomness of its round (not its signature)."""
+    what = declared["declares"]
+    if resolved["resolves"] != what:
+        raise Mismatch(seq, f"resolves a {resolved['resolves']}, entry {declared['seq']} "
+                       f"declared a {what}")  # fmt: skip
+    keys = ("action", "side") if what == "action" else ("expression", "reason")
+    if any(resolved[key] != declared[key] for key in keys):
+        raise Mismatch(seq, f"resolves another {what} than entry {declared['seq']} declared")
+    beacon = resolved["beacon"]
+    if beacon["round"] != declared["round"]:
+        raise Mismatch(seq, f"uses beacon round {beacon['round']}, not the declared "
+                       f"{declared['round']}")  # fmt: skip
+    signature = bytes.fromhex(beacon["signature"])
+    if hashlib.sha256(signature).hexdigest() != beacon["randomness"]:
+        raise Mismatch(seq, "the beacon round's randomness is not SHA-256 of its signature")
+    return bytes.fromhex(beacon["randomness"])
 
 
 def check_header(header: dict[str, Any], entries: list[dict[str, Any]], head_hash: str) -> None:
@@ -372,6 +442,11 @@ def main(argv: list[str]) -> int:
         print(f"MISMATCH: malformed export ({exc!r})")
         return 1
     print(verdict(counts, json.loads(lines[0])["head"]))
+    if counts.get(ROUNDS_UNCHECKED):
+        print(
+            "NOTE: this script did not check the beacon rounds' BLS signatures (it uses only the "
+            "standard library); `referee verify` checks them against the chain's public key."
+        )
     return 0
 
 

@@ -23,6 +23,7 @@ from typing import Any
 
 import discord
 
+from bot.beacon.games import DeclarationPending
 from bot.charts import histogram_png
 from bot.commands import Registry, build_action, build_registry
 from bot.discord_buttons import (
@@ -42,6 +43,9 @@ DEFER_AFTER = 1.5
 """Seconds to wait for the service before deferring (Discord wants an answer within 3 s)."""
 SLOW_COMMANDS: frozenset[tuple[str, ...]] = frozenset({("game", "export"), ("stats",)})
 """Commands that build a file: they defer at once."""
+LATE_FOLLOW_UP = 14 * 60.0
+"""Seconds a pending beacon declaration's interaction waits for a late result (Discord keeps an
+interaction's follow-ups for 15 minutes; later results are posted in the channel)."""
 ALREADY_ACKNOWLEDGED = 40060
 MALFUNCTIONED = "malfunctioned"
 
@@ -139,6 +143,7 @@ class DiscordHandler:
         self.service = service
         self.referee_role = referee_role
         self.registry: Registry = build_registry(service.systems)
+        self._late: set[asyncio.Task[None]] = set()
 
     async def names(
         self, interaction: discord.Interaction[Any], kind: str, typed: str
@@ -211,6 +216,13 @@ class DiscordHandler:
         declaration stays pending (its result is posted in the channel when it comes)."""
         try:
             result: Reply = await self.service.resolution(place, declared)
+        except DeclarationPending as exc:
+            await interaction.followup.send(exc.user_message)
+            # the interaction's follow-ups stay usable for 15 minutes: the result comes there
+            task = asyncio.create_task(self._late_resolution(interaction, place, declared))
+            self._late.add(task)
+            task.add_done_callback(self._late.discard)
+            return
         except UserError as exc:
             await interaction.followup.send(exc.user_message)
             return
@@ -231,6 +243,17 @@ class DiscordHandler:
                 raise BadCommand(f"Entry #{seq} malfunctioned no such weapon.")
             path, options = ("asl", "repair"), {"weapon": facts[index][0]}
         await self.handle(interaction, path, options, False)
+
+    async def _late_resolution(
+        self, interaction: discord.Interaction[Any], place: Place, declared: Reply
+    ) -> None:
+        try:
+            result: Reply = await self.service.resolution(place, declared, wait=LATE_FOLLOW_UP)
+            await interaction.followup.send(embed=render_embed(result))
+        except UserError as exc:  # still pending after 14 minutes, or cancelled
+            log.info("Entry %s: %s", declared.seq, exc.user_message)
+        except discord.HTTPException:
+            log.exception("Could not post the late resolution of entry %s", declared.seq)
 
     @staticmethod
     def _render(

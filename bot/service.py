@@ -1238,6 +1238,8 @@ class GameService:
                     ),
                 ),
             )
+        if row.table.get("beacon"):
+            fields = (*fields, *_beacon_status(row.table))
         system = self.system(row.system)
         live = self._live.get((place.guild_id, place.channel_id))
         state = live.state if live is not None else system.parse_state(row.state_json)
@@ -1514,7 +1516,9 @@ class GameService:
         elif change.kind == "game.cancel":
             self.resolver.cancel(place, int(change.data["entry"]))
 
-    async def resolution(self, place: Place, declared: Reply) -> Reply:
+    async def resolution(
+        self, place: Place, declared: Reply, *, wait: float | None = None
+    ) -> Reply:
         """The reply of a declaration's resolution, once its round is fetched and verified.
 
         :raises DeclarationPending: no relay gave the round in time (it resolves later);
@@ -1525,7 +1529,7 @@ class GameService:
             raise DeclarationPending(
                 f"This bot has no beacon relays configured, so entry {declared.seq} stays pending."
             )
-        return await self.resolver.result(place, declared.seq)
+        return await self.resolver.result(place, declared.seq, wait=wait)
 
     async def resume_beacon(self) -> int:
         """Resume resolving every pending declaration (after a restart); how many there are."""
@@ -1673,6 +1677,18 @@ def _refuse_while_pending(row: GameRow) -> None:
             "nothing else can happen in this game until it resolves (a referee may /game cancel "
             "it)."
         )
+
+
+def _beacon_status(table: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    """The beacon lines of /game status: the chain, and the declaration waiting, if any."""
+    chain = table["beacon"]
+    pending = table.get("pending")
+    return (
+        ("Beacon", f"{chain['name']} (chain {chain['chain_hash'][:16]}…), a round every "
+                   f"{chain['period']} s"),
+        ("Waiting for its beacon round",
+         f"entry #{pending['seq']}, round {pending['round']}" if pending else "nothing"),
+    )  # fmt: skip
 
 
 def _declared_what(entry: Mapping[str, Any]) -> str:

@@ -125,6 +125,8 @@ class _Job:
     result: asyncio.Future[Reply]
     task: asyncio.Task[None] | None = None
     told_pending: bool = False
+    waiters: int = 0
+    """Callers waiting for the result now (a result they receive is not posted again)."""
 
 
 class Resolver:
@@ -171,8 +173,9 @@ class Resolver:
         job.task = asyncio.create_task(self._run(job), name=f"beacon round {r} for entry {seq}")
         self._jobs[key] = job
 
-    async def result(self, place: Place, seq: int) -> Reply:
-        """The resolution of declaration ``seq``, once its round has been fetched.
+    async def result(self, place: Place, seq: int, *, wait: float | None = None) -> Reply:
+        """The resolution of declaration ``seq``, once its round has been fetched; waits until
+        the patience after the round's time, or ``wait`` seconds.
 
         :raises DeclarationPending: when no relay gave the round within the patience.
         :raises DeclarationCancelled: when a referee cancelled it.
@@ -183,8 +186,10 @@ class Resolver:
         job = self.pending(place)
         if job is None or job.seq != seq:
             raise DeclarationPending(f"Entry {seq} is not waiting for a beacon round here.")
-        due = round_time(job.chain, job.round) + self.config.patience
-        wait = max(0.0, due - self.config.clock()) + self.config.timeout
+        if wait is None:
+            due = round_time(job.chain, job.round) + self.config.patience
+            wait = max(0.0, due - self.config.clock()) + self.config.timeout
+        job.waiters += 1
         try:
             return await asyncio.wait_for(asyncio.shield(job.result), wait)
         except TimeoutError:
@@ -193,6 +198,8 @@ class Resolver:
                 f"No beacon relay has given round {job.round} yet, so entry {seq} stays pending "
                 "and will be resolved (with the same round) as soon as one does."
             ) from None
+        finally:
+            job.waiters -= 1
 
     async def wait_clear(self, place: Place) -> None:
         """Wait until the place has no declaration being resolved, at most the patience."""
@@ -260,7 +267,7 @@ class Resolver:
                     return
                 if not job.result.done():
                     job.result.set_result(reply)
-                if job.told_pending and self.on_late is not None:
+                if job.told_pending and job.waiters == 0 and self.on_late is not None:
                     await self.on_late(job.place, reply)
                 return
         except asyncio.CancelledError:

@@ -300,6 +300,7 @@ REFEREE_ONLY: set[type[BaseModel]] = {
     gc.GameRefereeRemove,
     gc.GameRotate,
     gc.GameEnd,
+    gc.GameCancel,
 }
 ANY_PLAYER: set[type[BaseModel]] = {gc.GameSeed, gc.RollDice}
 OWN_RULES: set[type[BaseModel]] = {gc.GameNew, gc.GameSeat, gc.GameVoid, gc.GameConfirm}

@@ -18,7 +18,7 @@ export itself. It checks:
    dice logged; a ``/roll``'s total and text are recomputed from its dice;
 6. who declared what: seats and referees are replayed from the log; each entry's ``by`` must
    have been allowed to declare it (docs/TRUST.md); a void must cancel an action or a roll;
-7. the header: game, system, title, status, server, channel and head must be what the log says.
+7. the header: game, system, title, status, server, channel and head must be what the log says;
 8. in a beacon game: every die belongs to a declaration's resolution; each declaration was written
    before its round's publication time and is resolved (or cancelled) before anything else is
    written; the resolution declares the same action and uses the declared round; the round's

@@ -378,6 +378,59 @@ class Cleanup(_Action):
     )
 
 
+class Load(_Action):
+    """Load SP from the ground onto a Transport Point counter, or unload it (12.2a, chart 13.2d)."""
+
+    action: Literal["ocs.load"] = "ocs.load"
+    transport: str = Field(description="The Transport Point counter", json_schema_extra=_UNIT)
+    amount: str = Field(description='How much: "2 SP", "1 SP 2 T"')
+    unload: bool = Field(default=False, description="Unload onto the ground instead of loading")
+    ma: int | None = Field(
+        default=None, ge=0, le=99, description="Its MA adjusted for weather (default: printed)"
+    )
+
+
+class Extender(_Action):
+    """Turn 5 Transport Points into an Extender, or back into Transport Points (OCS 12.7)."""
+
+    action: Literal["ocs.extender"] = "ocs.extender"
+    how: Literal["form", "unform", "collapse"] = Field(
+        description="form; unform (back to Transport Points); collapse (12.7h)"
+    )
+    units: tuple[str, ...] = Field(
+        description="form: the Transport Points (5 points); else: the Extender",
+        json_schema_extra=_UNIT,
+    )
+    hex: str | None = Field(default=None, description="form: the common hex (12.7e)")
+    connected: bool = Field(
+        default=False, description="form: it connects to a trace Supply Source now (12.7d)"
+    )
+    name: str | None = Field(default=None, description="form: the Extender's name")
+
+
+class Special(_Action):
+    """Pay the supply of a Special Purpose: air base refit or build, Hedgehog, port, barrage."""
+
+    action: Literal["ocs.special"] = "ocs.special"
+    purpose: Literal["refit", "airbase", "hedgehog", "port", "barrage"] = Field(
+        description="refit, airbase (build or improve), hedgehog, port (repair) or barrage"
+    )
+    side: str = Field(description="The side paying", json_schema_extra=_SIDE)
+    dump: str = Field(description="Hex of the dump(s) that pay", json_schema_extra=_DUMP)
+    hex: str | None = Field(default=None, description="Where: the air base, Hedgehog or port hex")
+    levels: int = Field(
+        default=1, ge=1, le=9, description="Levels built (Hedgehog: 2 with an engineer)"
+    )
+    engineer: bool = Field(default=False, description="An engineer-capable unit is in the hex")
+    close_terrain: bool = Field(
+        default=False, description="Air base in Very or Extremely Close terrain (2 SP a level)"
+    )
+    amount: str | None = Field(default=None, description="Barrage: the cost from the Barrage Table")
+    hq: str | None = _hq()
+    draw_mp: int | None = _draw_mp()
+    throw_mp: int | None = _throw_mp()
+
+
 class SetPhase(_Action):
     """Go to a phase of a Player Turn: the supply rules then follow the turn's order."""
 
@@ -417,6 +470,9 @@ ACTION_TYPES: tuple[type[BaseModel], ...] = (
     Strength,
     Cleanup,
     SetPhase,
+    Load,
+    Extender,
+    Special,
 )
 
 AnyOcsAction = (
@@ -440,6 +496,9 @@ AnyOcsAction = (
     | Strength
     | Cleanup
     | SetPhase
+    | Load
+    | Extender
+    | Special
 )
 OcsAction = Annotated[AnyOcsAction, Field(discriminator="action")]
 
@@ -456,10 +515,13 @@ __all__ = [
     "DumpAdd",
     "DumpAdjust",
     "DumpList",
+    "Extender",
     "FuelAction",
+    "Load",
     "OcsAction",
     "Recover",
     "SetPhase",
+    "Special",
     "Strength",
     "Trace",
     "UnitAdd",

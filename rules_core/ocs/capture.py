@@ -119,6 +119,17 @@ def plan_capture(state: OcsState, action: Capture) -> CapturePlan:
             f"{', '.join(defenders)} must be evicted from {action.hex} before a capture.",
             rule="OCS 12.11b",
         )
+    extenders = [
+        u.name
+        for u in state.units
+        if u.hex == action.hex and u.side == owner and u.extender and u.location == "map"
+    ]
+    if extenders:
+        raise IllegalAction(
+            f"{', '.join(extenders)} collapses as enemy combat units enter: record it first "
+            "(/ocs extender how:collapse); its Transport Points are then captured as such.",
+            rule="OCS 12.7h",
+        )
     transports = [
         u
         for u in state.units

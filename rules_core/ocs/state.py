@@ -106,6 +106,8 @@ class Unit(BaseModel):
     return_turn: int | None = None
     throw_range: int = Field(default=0, ge=0)
     """An HQ's printed throw range in MP (12.3b); 0 for other units."""
+    extender: bool = False
+    """Transport Points turned into an Extender (12.7): they neither move nor carry SP."""
 
     @property
     def is_combat_unit(self) -> bool:
@@ -185,6 +187,16 @@ class OcsState(BaseModel):
     """(formation, source) this Supply Phase: a formation traces to one HQ or dump (12.6f)."""
     unloaded: tuple[tuple[str, str, int], ...] = ()
     """(side, hex, Tokens) unloaded this phase: not loaded again this phase (12.2a)."""
+    built: tuple[tuple[str, str, str, int, int], ...] = ()
+    """(side, what, hex, turn, levels) built or improved: air bases and Hedgehogs (chart 13.2d)."""
+
+    def unloaded_in(self, hex: str, side: str) -> int:
+        """Tokens ``side`` unloaded in ``hex`` this phase (12.2a: they are not loaded again).
+
+        >>> OcsState(sides=("Axis",), unloaded=(("Axis", "A1", 4),)).unloaded_in("A1", "Axis")
+        4
+        """
+        return sum(t for s, h, t in self.unloaded if s == side and h == hex)
 
     def unit(self, name: str) -> Unit:
         """The unit called ``name``.

@@ -32,10 +32,13 @@ from rules_core.ocs.actions import (
     DumpAdd,
     DumpAdjust,
     DumpList,
+    Extender,
     FuelAction,
+    Load,
     OcsAction,
     Recover,
     SetPhase,
+    Special,
     Strength,
     Trace,
     UnitAdd,
@@ -64,10 +67,12 @@ from rules_core.ocs.dumps import (
 from rules_core.ocs.fuel import resolve_cleanup, resolve_fuel
 from rules_core.ocs.internal_stocks import resolve_recover
 from rules_core.ocs.phases import check_phase, record_phase, resolve_phase
+from rules_core.ocs.special import resolve_special
 from rules_core.ocs.state import OcsOptions, OcsState
 from rules_core.ocs.strength import combined_arms_multiplier, supply_multiplier
 from rules_core.ocs.summary import table_summary
 from rules_core.ocs.trace import resolve_trace
+from rules_core.ocs.transport import resolve_extender, resolve_load
 from rules_core.ocs.units import (
     parse_re,
     resolve_unit_add,
@@ -174,7 +179,7 @@ class OcsSystem(GameSystem[OcsState, AnyOcsAction]):
         """
         if isinstance(
             action,
-            DumpAdd | DumpAdjust | Recover | Blow | Capture | Cleanup | UnitAdd,
+            DumpAdd | DumpAdjust | Recover | Blow | Capture | Cleanup | UnitAdd | Special,
         ):
             return action.side
         if isinstance(action, SetPhase):
@@ -183,6 +188,10 @@ class OcsSystem(GameSystem[OcsState, AnyOcsAction]):
         if isinstance(action, Attack | Defend):
             names = action.attackers if isinstance(action, Attack) else action.defenders
             return state.unit(names[0].strip()).side if names else None
+        if isinstance(action, Load):
+            return state.unit(action.transport.strip()).side
+        if isinstance(action, Extender):
+            return state.unit(action.units[0].strip()).side if action.units else None
         if isinstance(action, Trace | Attrition):
             return state.unit(action.units[0].strip()).side if action.units else None
         if isinstance(action, Breakout | UnitChange | UnitMove | UnitRemove):
@@ -337,6 +346,9 @@ _HANDLERS: dict[type[Any], Callable[[OcsState, Any], Outcome[OcsState]]] = {
     Strength: resolve_strength,
     Cleanup: resolve_cleanup,
     SetPhase: resolve_phase,
+    Load: resolve_load,
+    Extender: resolve_extender,
+    Special: resolve_special,
 }
 
 SYSTEM = OcsSystem()

@@ -311,6 +311,12 @@ def resolve_unit_move(state: OcsState, action: UnitMove) -> Outcome[OcsState]:
         raise IllegalAction(
             f"{unit.name} is in the Dead Pile; a rebuilt unit is added anew.", rule="OCS 12.8e"
         )
+    if unit.extender:
+        raise IllegalAction(
+            f"{unit.name} is an Extender and cannot move; turn it back into Transport Points "
+            "first (/ocs extender how:unform).",
+            rule="OCS 12.7",
+        )
     steps: list[Step] = []
     if unit.location == "reinforcement":
         if action.how != "placed":

@@ -29,21 +29,17 @@ class _Action(BaseModel):
 def _hq() -> Any:
     return Field(
         default=None,
-        description="The HQ that draws from the dump and throws the supply (12.3b)",
+        description="The HQ that throws (12.3b)",
         json_schema_extra=_UNIT,
     )
 
 
 def _draw_mp() -> Any:
-    return Field(
-        default=None, ge=0, le=99, description="MP from the dump to who draws (12.3a: 5 at most)"
-    )
+    return Field(default=None, ge=0, le=99, description="MP to the dump (12.3a: 5 at most)")
 
 
 def _throw_mp() -> Any:
-    return Field(
-        default=None, ge=0, le=99, description="MP the HQ throws to the farthest unit (12.3b)"
-    )
+    return Field(default=None, ge=0, le=99, description="MP thrown by the HQ (12.3b)")
 
 
 class DumpAdd(_Action):
@@ -63,7 +59,7 @@ class DumpAdjust(_Action):
     hex: str = Field(description="The hex of the dump", json_schema_extra=_DUMP)
     amount: str = Field(description='The amount: "1 SP", "2T", "4 1/2 SP"')
     how: Literal["spend", "set"] = Field(
-        default="spend", description="spend: take the amount out (with change); set: the new total"
+        default="spend", description="spend an amount, or set the total"
     )
     reason: str = Field(default="", description="What the supply pays for (barrage, construction…)")
 
@@ -100,30 +96,28 @@ class UnitAdd(_Action):
     antitank: bool = Field(default=False, description="9.4e: it has the Antitank or AA symbol")
     movement: Movement = Field(default="leg", description="Its MP type: leg, truck or track")
     ma: int = Field(default=4, ge=0, le=99, description="Printed Movement Allowance")
-    mode: Mode = Field(default="combat", description="Its mode: combat, move, DG or strat")
+    mode: Mode = Field(default="combat", description="Its mode")
     internals: InternalStocks = Field(default="NONE", description="Internal stocks marker")
     out_of_supply: bool = Field(default=False, description="It carries an Out of Supply marker")
     load: str = Field(default="0 T", description='Transport Points: SP loaded, e.g. "3 SP"')
     organic: bool = Field(default=False, description="Transport Points: they are Organic Trucks")
     throw_range: int = Field(default=0, ge=0, le=99, description="An HQ's printed throw range, MP")
-    reinforcement: bool = Field(
-        default=False, description="It arrives as a Reinforcement (placed later with unit move)"
-    )
+    reinforcement: bool = Field(default=False, description="Arrives as a Reinforcement")
 
 
 class UnitList(_Action):
-    """List the units: steps, RE, AR, mode, where they are and their supply markers."""
+    """List the units with their steps, mode and markers."""
 
     read_only: ClassVar[bool] = True
     action: Literal["ocs.unit.list"] = "ocs.unit.list"
     side: str | None = Field(
         default=None, description="Only this side's units", json_schema_extra=_SIDE
     )
-    hex: str | None = Field(default=None, description="Only the units in this hex")
+    hex: str | None = Field(default=None, description="Only this hex")
 
 
 class UnitChange(_Action):
-    """Change a unit after play: steps left after losses, mode, RE, AR, formation, HQ."""
+    """Change a unit: steps left after losses, mode, RE, AR, formation, HQ."""
 
     action: Literal["ocs.unit.change"] = "ocs.unit.change"
     unit: str = Field(description="The unit", json_schema_extra=_UNIT)
@@ -132,9 +126,7 @@ class UnitChange(_Action):
     )
     re: str | None = Field(default=None, description='RE now, e.g. "1/2" (default: follows steps)')
     ar: int | None = Field(default=None, ge=0, le=5, description="Action Rating")
-    mode: Mode | None = Field(
-        default=None, description="Its mode: combat, move, strat, reserve, DG"
-    )
+    mode: Mode | None = Field(default=None, description="New mode")
     formation: str | None = Field(default=None, description='Its formation ("none": independent)')
     hq: str | None = Field(
         default=None, description='The HQ it draws from ("none": no HQ)', json_schema_extra=_UNIT
@@ -142,22 +134,22 @@ class UnitChange(_Action):
     throw_range: int | None = Field(
         default=None, ge=0, le=99, description="An HQ's throw range in MP"
     )
-    reason: str = Field(default="", description="Why (combat loss, mode change…)")
+    reason: str = Field(default="", description="Why")
 
 
 class UnitMove(_Action):
-    """Move a unit (fuel checked), or place a Reinforcement or displaced Transport Points."""
+    """Move a unit (fuel checked), or place a Reinforcement (12.5)."""
 
     action: Literal["ocs.unit.move"] = "ocs.unit.move"
     unit: str = Field(description="The unit", json_schema_extra=_UNIT)
     hex: str = Field(description="The hex it ends in")
     how: Literal["move", "overrun", "retreat", "advance", "rail", "displaced", "placed"] = Field(
         default="move",
-        description="move/overrun need fuel on Truck or Track MP; retreat, advance, rail do not",
+        description="move and overrun need fuel (12.5a-b)",
     )
     hq_at: str | None = Field(
         default=None,
-        description="HQ fuel: the one hex the fueled HQ throws from this phase (12.5e)",
+        description="Hex the fueled HQ throws fuel from (12.5e)",
     )
 
 
@@ -167,7 +159,7 @@ class UnitRemove(_Action):
     action: Literal["ocs.unit.remove"] = "ocs.unit.remove"
     unit: str = Field(description="The unit", json_schema_extra=_UNIT)
     how: Literal["eliminated", "withdrawn"] = Field(
-        default="eliminated", description="eliminated (Dead Pile) or withdrawn (gone from the game)"
+        default="eliminated", description="Dead Pile, or gone"
     )
     reason: str = Field(default="", description="Why")
 
@@ -181,12 +173,12 @@ class Attack(_Action):
     )
     dump: str | None = Field(
         default=None,
-        description="Hex of the dump(s) they draw from, e.g. 0905 or 0905, 1006 (none: omit)",
+        description="Dump hex(es): 0905 or 0905, 1006",
         json_schema_extra=_DUMP,
     )
     organic: bool = Field(
         default=True,
-        description="Draw on SP loaded on Organic Trucks too (12.10a: may use internals)",
+        description="Use SP on Organic Trucks too (12.10a)",
     )
     hq: str | None = _hq()
     draw_mp: int | None = _draw_mp()
@@ -200,12 +192,12 @@ class Defend(_Action):
     defenders: tuple[str, ...] = Field(description="The defending units", json_schema_extra=_UNIT)
     dump: str | None = Field(
         default=None,
-        description="Hex of the dump(s) they draw from, e.g. 0905 or 0905, 1006 (none: omit)",
+        description="Dump hex(es): 0905 or 0905, 1006",
         json_schema_extra=_DUMP,
     )
     organic: bool = Field(
         default=True,
-        description="Draw on SP loaded on Organic Trucks too (12.10a: may use internals)",
+        description="Use SP on Organic Trucks too (12.10a)",
     )
     withhold: bool = Field(default=False, description="Withhold combat supply: defend at half")
     hq: str | None = _hq()
@@ -228,7 +220,7 @@ class FuelAction(_Action):
     internals: bool = Field(default=False, description="Pay from internal stocks (never allowed)")
     cut_off: bool = Field(
         default=False,
-        description="The unit cannot use its formation's or HQ's fuel (other source, out of range)",
+        description="Cut off from its formation's or HQ's fuel",
     )
     hq: str | None = _hq()
     draw_mp: int | None = _draw_mp()
@@ -250,11 +242,11 @@ class Trace(_Action):
         default=False, description="Eating: a trace to a Supply Source exists after all"
     )
     no_recovery: bool = Field(
-        default=False, description="Eating: no Low or Exhausted unit can draw from this dump"
+        default=False, description="No marked unit reaches this dump (12.10e)"
     )
     hq: str | None = Field(
         default=None,
-        description="The HQ they trace through (12.6f), or that throws what they eat",
+        description="HQ traced through, or throwing (12.6f)",
         json_schema_extra=_UNIT,
     )
     draw_mp: int | None = _draw_mp()
@@ -269,7 +261,7 @@ class Recover(_Action):
     dump: str = Field(description="Hex of the dump the units reach", json_schema_extra=_DUMP)
     units: tuple[str, ...] = Field(
         default=(),
-        description="Marked units that reach it, by priority (default: in its hex or the HQ's)",
+        description="Marked units reaching it (default: in its hex or the HQ's)",
         json_schema_extra=_UNIT,
     )
     hq: str | None = _hq()
@@ -328,7 +320,7 @@ class Blow(_Action):
     )
     what: Literal["ground", "loads", "all"] = Field(
         default="ground",
-        description="ground, the loads on Transport Points in the hex, or all of it at once",
+        description="ground, loads, or all",
     )
 
 
@@ -379,71 +371,63 @@ class Cleanup(_Action):
 
 
 class Load(_Action):
-    """Load SP from the ground onto a Transport Point counter, or unload it (12.2a, chart 13.2d)."""
+    """Load or unload SP (12.2a, chart 13.2d)."""
 
     action: Literal["ocs.load"] = "ocs.load"
     transport: str = Field(description="The Transport Point counter", json_schema_extra=_UNIT)
     amount: str = Field(description='How much: "2 SP", "1 SP 2 T"')
-    unload: bool = Field(default=False, description="Unload onto the ground instead of loading")
+    unload: bool = Field(default=False, description="Unload instead")
     ma: int | None = Field(
-        default=None, ge=0, le=99, description="Its MA adjusted for weather (default: printed)"
+        default=None, ge=0, le=99, description="MA after weather (default: printed)"
     )
 
 
 class Extender(_Action):
-    """Turn 5 Transport Points into an Extender, or back into Transport Points (OCS 12.7)."""
+    """Form or unform an Extender (12.7)."""
 
     action: Literal["ocs.extender"] = "ocs.extender"
     how: Literal["form", "unform", "collapse"] = Field(
-        description="form; unform (back to Transport Points); collapse (12.7h)"
+        description="form, unform or collapse (12.7)"
     )
     units: tuple[str, ...] = Field(
-        description="form: the Transport Points (5 points); else: the Extender",
+        description="Transport Points (form) or the Extender",
         json_schema_extra=_UNIT,
     )
-    hex: str | None = Field(default=None, description="form: the common hex (12.7e)")
-    connected: bool = Field(
-        default=False, description="form: it connects to a trace Supply Source now (12.7d)"
-    )
-    name: str | None = Field(default=None, description="form: the Extender's name")
+    hex: str | None = Field(default=None, description="The common hex (12.7e)")
+    connected: bool = Field(default=False, description="Connects to a Supply Source now (12.7d)")
+    name: str | None = Field(default=None, description="Its name")
 
 
 class Special(_Action):
-    """Pay the supply of a Special Purpose: air base refit or build, Hedgehog, port, barrage."""
+    """Supply for Special Purposes: air base, Hedgehog, port, barrage (chart 13.2d)."""
 
     action: Literal["ocs.special"] = "ocs.special"
     purpose: Literal["refit", "airbase", "hedgehog", "port", "barrage"] = Field(
-        description="refit, airbase (build or improve), hedgehog, port (repair) or barrage"
+        description="What is paid for"
     )
     side: str = Field(description="The side paying", json_schema_extra=_SIDE)
     dump: str = Field(description="Hex of the dump(s) that pay", json_schema_extra=_DUMP)
-    hex: str | None = Field(default=None, description="Where: the air base, Hedgehog or port hex")
-    levels: int = Field(
-        default=1, ge=1, le=9, description="Levels built (Hedgehog: 2 with an engineer)"
-    )
-    engineer: bool = Field(default=False, description="An engineer-capable unit is in the hex")
-    close_terrain: bool = Field(
-        default=False, description="Air base in Very or Extremely Close terrain (2 SP a level)"
-    )
-    amount: str | None = Field(default=None, description="Barrage: the cost from the Barrage Table")
+    hex: str | None = Field(default=None, description="The hex")
+    levels: int = Field(default=1, ge=1, le=9, description="Levels built")
+    engineer: bool = Field(default=False, description="Engineer present")
+    close_terrain: bool = Field(default=False, description="In Very or Extremely Close terrain")
+    amount: str | None = Field(default=None, description="Barrage cost")
     hq: str | None = _hq()
     draw_mp: int | None = _draw_mp()
     throw_mp: int | None = _throw_mp()
 
 
 class SetPhase(_Action):
-    """Go to a phase of a Player Turn: the supply rules then follow the turn's order."""
+    """Go to a phase: the supply rules follow the turn's order."""
 
     action: Literal["ocs.phase"] = "ocs.phase"
     advances_turn: ClassVar[bool] = True
     side: str = Field(
-        description="Whose phase (the Reaction Phase: the reacting side)",
+        description="Whose phase",
         json_schema_extra={"autocomplete": "side", "names_enemy": True},
     )
-    phase: Phase = Field(description="supply, movement, reaction, combat, exploitation, cleanup")
-    segment: Segment = Field(
-        default="movement", description="Movement, Reaction, Exploitation: the segment (12.11a)"
-    )
+    phase: Phase = Field(description="The phase")
+    segment: Segment = Field(default="movement", description="The segment (12.11a)")
     turn: int | None = Field(
         default=None, ge=1, le=999, description="The game turn (default: unchanged)"
     )

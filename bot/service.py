@@ -1154,10 +1154,22 @@ class GameService:
         system = live.system
         path = self._check_system(live, action)
         action = sides_as_spelled(live.row.table["sides"], action)
+        state = live.state
+
+        def compute() -> tuple[tuple[tuple[str, str], ...], tuple[OddsLine, ...]]:
+            fields = system.preview_fields(state, action)
+            if fields is not None:
+                return fields, ()
+            return (), _odds_lines(system.odds(state, action))
+
         try:
-            odds = system.odds(live.state, action)
+            # exact odds are CPU work: off the event loop, so one preview never stalls the games
+            fields, odds = await asyncio.to_thread(compute)
         except OddsTooLarge as exc:
-            raise InvalidInput("That declaration has too many dice outcomes to list.") from exc
+            raise InvalidInput(
+                "That declaration has too many dice outcomes to preview exactly; declare it "
+                "without preview, or preview a smaller part of it."
+            ) from exc
         return Reply(
             command=command_path(path),
             title=f"Odds of {command_path(path)} (nothing rolled)",
@@ -1165,7 +1177,8 @@ class GameService:
             system=system.name,
             game_id=live.row.public_id,
             side=system.acting_side(live.state, action),
-            odds=_odds_lines(odds),
+            odds=odds,
+            fields=fields,
             commitment=live.row.commitment,
             epoch=live.row.epoch,
             scripted=self.script is not None,

@@ -162,6 +162,11 @@ class GameSystem(ABC, Generic[S, A]):
             outcome = outcome.model_copy(update={"rolls": read})
         return outcome
 
+    def preview_fields(self, state: S, action: A) -> tuple[tuple[str, str], ...] | None:
+        """A player's summary of the odds as named blocks of lines, when listing every whole
+        result would be too long; ``None`` (the default) lists :meth:`odds` instead."""
+        return None
+
     def odds(self, state: S, action: A) -> dict[tuple[Fact, ...], Fraction]:
         """Exact probability of each distinct outcome (by its facts); refuses illegal actions."""
         return exact_odds(lambda dice: self.resolve(state, action, dice).facts)

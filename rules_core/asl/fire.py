@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import TypeVar
 
 from rules_core.asl.actions import Fire
@@ -166,6 +167,7 @@ class FireResult:
 _Counter = TypeVar("_Counter", Unit, Weapon)
 
 
+@lru_cache(maxsize=4096)
 def weapon_fate(plan: WeaponPlan, original_dr: int) -> tuple[Fate, Fate, Fate, bool]:
     """(final, normal, FB) fate and the Low Ammo mark for one weapon (A9.7, A.11, FB16.3-16.4).
 
@@ -358,12 +360,14 @@ def _lookup(
 ) -> list[_Counter]:
     """The named counters, in order; an unknown or repeated name is refused."""
     found: list[_Counter] = []
+    seen: set[str] = set()
     for name in names:
         thing = find(name)
         if thing is None:
             raise InvalidInput(f"There is no {what} called {name!r} in this game.")
-        if thing in found:
+        if thing.name in seen:
             raise InvalidInput(f"{thing.name} is named twice.")
+        seen.add(thing.name)
         found.append(thing)
     return found
 

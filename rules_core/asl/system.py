@@ -34,6 +34,7 @@ from rules_core.asl.actions import (
 from rules_core.asl.checks import resolve_check
 from rules_core.asl.fb16 import is_axis_nationality
 from rules_core.asl.fire import fire_odds, firing_side, resolve_fire
+from rules_core.asl.preview import fire_preview, preview_fields
 from rules_core.asl.repair import resolve_repair
 from rules_core.asl.setup import (
     add_unit,
@@ -254,6 +255,21 @@ class AslSystem(GameSystem[AslState, AslAction]):
         if isinstance(action, Fire):
             return fire_odds(state, action)
         return super().odds(state, action)
+
+    def preview_fields(
+        self, state: AslState, action: AslAction
+    ) -> tuple[tuple[str, str], ...] | None:
+        """An IFT attack's preview: each weapon's and unit's odds, the chance that nothing bad
+        happens and the likeliest whole results, without listing them all (A9.71, FB16.2).
+
+        >>> from rules_core.asl.examples import fb16_fire_group
+        >>> fields = SYSTEM.preview_fields(fb16_fire_group(), Fire(weapons=("HMG", "LMG")))
+        >>> [name for name, _ in fields]
+        ['Each weapon and unit', 'Nothing bad happens', 'Most likely results']
+        """
+        if isinstance(action, Fire):
+            return preview_fields(fire_preview(state, action))
+        return None
 
     def brute_force_odds(
         self, state: AslState, action: AslAction

@@ -229,8 +229,9 @@ async def test_preview_answers_the_asker_with_exact_odds_and_rolls_nothing(
     before = await head(discord, "table-1")
     reply = await answer(discord, ["asl", "fire"], {"weapons": "LMG", "preview": True})
     assert reply.ephemeral
-    odds = fields(reply)["Exact odds (nothing rolled)"]
-    assert "1/12" in odds and "LMG: malfunctioned" in odds, odds  # DR 11 or 12: 3/36
+    assert fields(reply)["Each weapon and unit"].startswith("LMG: fine 91.7% · malfunctioned 8.3%")
+    odds = fields(reply)["Most likely results"]
+    assert "1/12 (8.3%) LMG: malfunctioned" in odds, odds  # DR 11 or 12: 3/36
     assert "footer" not in embed(reply) or "dice #" not in embed(reply)["footer"]["text"]
     assert await head(discord, "table-1") == before
 

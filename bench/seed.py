@@ -1,9 +1,9 @@
 """Seeding large databases fast, through the real game service (so every chain is genuine).
 
-:class:`SeedingRepository` is a :class:`~bot.storage.Repository` whose appends are buffered and
-written in large transactions with ``synchronous=OFF``: the entries, hashes, dice and game rows
-are exactly what the service computes, only the durability of each single action is skipped
-while seeding (the file is checkpointed and closed before the bot opens it).
+:class:`SeedingRepository` is a :class:`~bot.storage.SQLiteRepository` whose appends are
+buffered and written in large transactions with ``synchronous=OFF``: the entries, hashes, dice
+and game rows are exactly what the service computes, only the durability of each single action
+is skipped while seeding (the file is checkpointed and closed before the bot opens it).
 """
 
 from __future__ import annotations
@@ -16,20 +16,20 @@ from typing import Any
 from bot import game_commands as gc
 from bot.models import Actor, Place
 from bot.service import GameService
-from bot.storage import Append, Repository
+from bot.storage import Append, SQLiteRepository
 from rules_core.asl.actions import AddUnit, AddWeapon, SetLevel, SetPhase
 
 CHUNK = 5_000
 
 
-class SeedingRepository(Repository):
+class SeedingRepository(SQLiteRepository):
     """Appends return at once and are written ``CHUNK`` at a time (one transaction each)."""
 
     _buffer: list[tuple[Append, int, asyncio.Future[None]]]
 
     @classmethod
     async def open_seeding(cls, path: Path | str) -> SeedingRepository:
-        repo = await Repository.open(path)
+        repo = await SQLiteRepository.open(path)
         if repo._direct is not None:  # every seeding write goes through the writer, unsynced
             repo._direct.close()
         seeding = cls(repo._writer, repo._reader)

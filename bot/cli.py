@@ -10,7 +10,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from bot.config import Settings
+from bot.storage.base import StorageUnavailable, is_database_url
 from rules_core.system import GameSystem
 
 NO_TOKEN = """\
@@ -28,9 +31,19 @@ To try the referee without Discord, use the console instead:
 """
 
 
+def _settings() -> Settings:
+    """The settings from the environment; a bad value ends the program with one sentence."""
+    try:
+        return Settings()
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        name = error["loc"][0] if error["loc"] else "a setting"
+        raise SystemExit(f"{name}: {error['msg']}.") from None
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     """Run the Discord bot."""
-    settings = Settings()
+    settings = _settings()
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
         print(NO_TOKEN, file=sys.stderr)
         return 2
@@ -67,7 +80,11 @@ def cmd_console(args: argparse.Namespace) -> int:
     """Play through the same commands without Discord."""
     from bot.console import ConsoleOptions, run_console
 
-    database = Path(args.db) if args.db else Settings().database
+    database: Path | str
+    if args.db:
+        database = args.db if is_database_url(args.db) else Path(args.db)
+    else:
+        database = _settings().database_target
     options = ConsoleOptions(
         database=database,
         channel=args.channel,
@@ -79,6 +96,9 @@ def cmd_console(args: argparse.Namespace) -> int:
     )
     try:
         return asyncio.run(run_console(options, args.file, _systems(args.plugin or ())))
+    except StorageUnavailable as exc:
+        print(exc, file=sys.stderr)
+        return 2
     except BrokenPipeError:  # the reader went away (``referee console … | head``)
         sys.stderr.close()
         return 1
@@ -105,7 +125,11 @@ def build_parser() -> argparse.ArgumentParser:
     run.set_defaults(handler=cmd_run)
     console = sub.add_parser("console", help="play from a terminal or a file, without Discord")
     console.add_argument("file", nargs="?", help="a file of command lines (- or none: stdin)")
-    console.add_argument("--db", help="the SQLite database (default: REFEREE_DB)")
+    console.add_argument(
+        "--db",
+        help="an SQLite file or a postgresql:// URL "
+        "(default: REFEREE_DATABASE_URL, else REFEREE_DB)",
+    )
     console.add_argument("--channel", default="console", help="the channel to play in")
     console.add_argument(
         "--as", dest="as_user", default="you", help="who you are (a line may start with @name)"

@@ -24,6 +24,7 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.discord_tree import RefereeTree
 from bot.models import Place, Reply
+from bot.storage.base import StorageUnavailable
 from bot.sync import state_path, sync_commands
 
 log = logging.getLogger(__name__)
@@ -159,9 +160,10 @@ async def attach_game_service(bot: RefereeBot) -> None:
     database is closed when the bot closes (the ``configure`` of ``referee run``)."""
     from bot.beacon.games import config_from_settings
     from bot.service import GameService
-    from bot.storage import Repository
+    from bot.storage import Repository, describe
 
-    repo = await Repository.open(bot.settings.database)
+    target = bot.settings.database_target
+    repo = await Repository.open(target)
     service = GameService(
         repo,
         live_games=bot.settings.live_games,
@@ -179,7 +181,7 @@ async def attach_game_service(bot: RefereeBot) -> None:
     bot.add_startup_hook(resume)
     bot.add_close_hook(service.close_beacon)
     bot.add_close_hook(repo.close)
-    log.info("Opened the database %s", bot.settings.database)
+    log.info("Opened the %s database %s", repo.engine, describe(target))
 
 
 async def post_late_resolution(bot: RefereeBot, place: Place, reply: Reply) -> None:
@@ -238,6 +240,9 @@ def run(
 
     try:
         asyncio.run(main())
+    except StorageUnavailable as exc:
+        log.error("%s", exc)
+        return 2
     except discord.LoginFailure:
         log.error("Discord refused the token in DISCORD_TOKEN; reset it and try again.")
         return 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -14,6 +14,8 @@ class Settings(BaseSettings):
 
     ``DISCORD_TOKEN``       the bot token (only ``referee run`` needs it)
     ``REFEREE_DB``          the SQLite database file (default ``data/referee.db``)
+    ``REFEREE_DATABASE_URL`` a PostgreSQL database instead (``postgresql://user:pw@host/db``);
+                            when set, ``REFEREE_DB`` is not used
     ``REFEREE_LOG_LEVEL``   DEBUG, INFO, WARNING… (default INFO)
     ``REFEREE_ROLE``        the server role whose members referee every game (default "Referee")
     ``DISCORD_API_BASE``    replaces discord.py's REST base URL (proxies, the local fake Discord)
@@ -33,6 +35,7 @@ class Settings(BaseSettings):
 
     discord_token: SecretStr | None = Field(default=None, validation_alias="DISCORD_TOKEN")
     database: Path = Field(default=Path("data/referee.db"), validation_alias="REFEREE_DB")
+    database_url: str | None = Field(default=None, validation_alias="REFEREE_DATABASE_URL")
     log_level: str = Field(default="INFO", validation_alias="REFEREE_LOG_LEVEL")
     referee_role: str = Field(default="Referee", validation_alias="REFEREE_ROLE")
     discord_api_base: str | None = Field(default=None, validation_alias="DISCORD_API_BASE")
@@ -44,3 +47,17 @@ class Settings(BaseSettings):
     beacon_chain: str = Field(default="quicknet", validation_alias="REFEREE_BEACON_CHAIN")
     beacon_relays: str = Field(default="", validation_alias="REFEREE_BEACON_RELAYS")
     beacon_timeout: float = Field(default=2.0, gt=0, validation_alias="REFEREE_BEACON_TIMEOUT")
+
+    @field_validator("database_url")
+    @classmethod
+    def _postgresql_only(cls, value: str | None) -> str | None:
+        if value is not None and not value.strip():
+            return None
+        if value is not None and not value.startswith(("postgresql://", "postgres://")):
+            raise ValueError("REFEREE_DATABASE_URL takes a postgresql:// URL")
+        return value
+
+    @property
+    def database_target(self) -> Path | str:
+        """The database to open: the PostgreSQL URL if one is set, else the SQLite file."""
+        return self.database_url if self.database_url else self.database

@@ -29,7 +29,7 @@ from bot.errors import BadCommand, UserError
 from bot.models import Actor, Place, Reply, UserRef
 from bot.render.text import render_text
 from bot.service import GameService
-from bot.storage import Repository
+from bot.storage import Repository, describe
 from rules_core.errors import RulesError
 from rules_core.system import GameSystem
 
@@ -62,7 +62,8 @@ def console_user(name: str) -> UserRef:
 class ConsoleOptions:
     """The console's command-line options."""
 
-    database: Path
+    database: Path | str
+    """An SQLite file or a ``postgresql://`` URL."""
     channel: str = "console"
     user: str = "you"
     admins: tuple[str, ...] = ()
@@ -355,7 +356,7 @@ async def run_console(
         if interactive:
             print(
                 f"referee console — channel {options.channel!r}, acting as {options.user!r}, "
-                f"database {options.database}. /help lists the commands; "
+                f"database {describe(options.database)}. /help lists the commands; "
                 "quit, exit or Ctrl-D quits.",
                 file=out,
             )

@@ -19,7 +19,6 @@ import functools
 import importlib.util
 import json
 import logging
-import sqlite3
 import uuid
 import weakref
 from collections import OrderedDict
@@ -76,7 +75,7 @@ from bot.gamelog import (
 )
 from bot.models import Actor, DieView, FollowUp, OddsLine, Place, Reply, ReplyFile, UserRef
 from bot.stats import face_stats
-from bot.storage import Append, GameRow, Repository, StoredEntry
+from bot.storage import Append, Duplicate, GameRow, Repository, StorageConflict, StoredEntry
 from rules_core.dice import Roll, ScriptedDice
 from rules_core.errors import InvalidInput
 from rules_core.odds import OddsTooLarge
@@ -87,6 +86,9 @@ from rules_core.system import SYSTEM_NAMES, GameSystem, get_system
 log = logging.getLogger(__name__)
 
 DEFAULT_LIVE_GAMES = 1000
+WRITE_ATTEMPTS = 50
+"""How many times one action is decided again when other processes keep writing its game first
+(each refusal means another writer made progress; PostgreSQL with several processes)."""
 """How many games the service keeps parsed in memory by default (``REFEREE_LIVE_GAMES``)."""
 DEFAULT_SIDES: tuple[str, ...] = ("Axis", "Allied")
 MAX_SIDE_NAME = 40
@@ -357,10 +359,18 @@ class GameService:
         # writes: one log entry each
         if isinstance(command, gc.GameNew):
             return await self._new(place, actor, interaction_id, command)
-        if isinstance(command, gc.GameVoid | gc.GameConfirm):
-            return await self._void_write(place, actor, interaction_id, command)
-        writer = self._writers.get(type(command), self._act)
-        return await self._write(place, actor, interaction_id, command, writer, prepare)
+        for attempt in range(1, WRITE_ATTEMPTS + 1):
+            try:
+                if isinstance(command, gc.GameVoid | gc.GameConfirm):
+                    return await self._void_write(place, actor, interaction_id, command)
+                writer = self._writers.get(type(command), self._act)
+                return await self._write(place, actor, interaction_id, command, writer, prepare)
+            except StorageConflict:
+                # another process wrote this game first (nothing of ours was written): decide
+                # again on the game as it is now (reloaded: the cached copy was dropped)
+                if attempt == WRITE_ATTEMPTS:
+                    raise
+        raise AssertionError("unreachable")
 
     async def autocomplete(self, place: Place, kind: str, typed: str = "") -> list[str]:
         """Names of ``kind`` for an option's autocomplete (at most 25, Discord's limit).
@@ -899,7 +909,7 @@ class GameService:
                 ),
                 expected_head=row.head_seq,
             )
-        except sqlite3.IntegrityError:
+        except Duplicate:
             self._live.pop(key, None)
             seen = await self.repo.entry_by_interaction(interaction_id)
             if seen is None:
@@ -1020,7 +1030,7 @@ class GameService:
             )
             try:
                 row.id = await self.repo.create_game(row, genesis)
-            except sqlite3.IntegrityError:
+            except Duplicate:
                 seen = await self.repo.entry_by_interaction(interaction_id)
                 if seen is None:
                     raise GameAlreadyActive(

@@ -20,3 +20,47 @@ from hypothesis import settings
 settings.register_profile("explore")
 settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "explore"))
+
+
+# --- the two storage engines -----------------------------------------------------------------
+# A test that takes ``database`` (or the bot tests' ``repo``) runs once on SQLite and once on a
+# real PostgreSQL server that the test run starts itself (tests/pgserver.py). A test bound to one
+# engine says so with ``@ENGINES("sqlite")``.
+
+from collections.abc import AsyncIterator, Iterator  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+
+from tests.pgserver import PostgresServer, running_server  # noqa: E402
+
+
+def ENGINES(*names: str) -> pytest.MarkDecorator:
+    """Run the decorated test on these engines only (``"sqlite"``, ``"postgresql"``)."""
+    return pytest.mark.parametrize("engine", names, indirect=True)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    with running_server() as server:
+        yield server
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def engine(request: pytest.FixtureRequest) -> str:
+    name: str = request.param
+    return name
+
+
+@pytest.fixture
+async def database(
+    engine: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> AsyncIterator[Path | str]:
+    """An empty database of ``engine``: an SQLite file's path or a PostgreSQL URL."""
+    if engine == "sqlite":
+        yield tmp_path / "referee.db"
+        return
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    url = await server.create_database()
+    yield url
+    await server.drop_database(url)

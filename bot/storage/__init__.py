@@ -1,5 +1,29 @@
-"""Durable storage of games: SQLite (WAL, synchronous=FULL), numbered migrations, one repository."""
+"""Durable storage of games on one of two engines behind one interface (:class:`Repository`):
+SQLite (the embedded default: WAL, synchronous=FULL) or PostgreSQL (``postgresql://`` URLs);
+the SQL and numbered migrations are written once (:mod:`bot.storage.sql`)."""
 
-from bot.storage.repository import Append, GameRow, Repository, StorageConflict, StoredEntry
+from bot.storage.base import (
+    Append,
+    Duplicate,
+    GameRow,
+    Repository,
+    StorageConflict,
+    StorageUnavailable,
+    StoredEntry,
+    describe,
+    is_database_url,
+)
+from bot.storage.repository import SQLiteRepository
 
-__all__ = ["Append", "GameRow", "Repository", "StorageConflict", "StoredEntry"]
+__all__ = [
+    "Append",
+    "Duplicate",
+    "GameRow",
+    "Repository",
+    "SQLiteRepository",
+    "StorageConflict",
+    "StorageUnavailable",
+    "StoredEntry",
+    "describe",
+    "is_database_url",
+]

@@ -1,4 +1,5 @@
-"""Fixtures for the bot tests: a real SQLite file in tmp_path and a service with the toy system."""
+"""Fixtures for the bot tests: a real database on each engine (an SQLite file in tmp_path, a
+database on the test run's PostgreSQL server) and a service with the toy system."""
 
 from __future__ import annotations
 
@@ -21,8 +22,8 @@ HERE = Place(guild_id=100, channel_id=200)
 
 
 @pytest.fixture
-async def repo(tmp_path: Path) -> AsyncIterator[Repository]:
-    repository = await Repository.open(tmp_path / "referee.db")
+async def repo(database: Path | str) -> AsyncIterator[Repository]:
+    repository = await Repository.open(database)
     yield repository
     await repository.close()
 

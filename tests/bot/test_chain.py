@@ -14,10 +14,11 @@ from bot import game_commands as gc
 from bot.dice import FaceScript
 from bot.gamelog import canonical, entry_hash
 from bot.service import GameService
-from bot.storage import Repository
+from bot.storage import Repository, SQLiteRepository
 from bot.verify import verify_lines
 from tests.bot.conftest import ALICE, BOB, HERE, start_game
 from tests.bot.toysystem import SYSTEM, Ammo, Shoot
+from tests.conftest import ENGINES
 
 SYSTEMS = {"toy": SYSTEM}
 VERIFY_DICE = Path(__file__).resolve().parents[2] / "bot" / "verify_dice.py"
@@ -169,6 +170,7 @@ def test_the_standalone_verifier_imports_only_the_standard_library() -> None:
     assert modules <= set(sys.stdlib_module_names) | {"__future__"}
 
 
+@ENGINES("sqlite")  # SQLite's own connections and pragmas
 async def test_the_log_refuses_updates_and_deletes(repo: Repository, tmp_path: Path) -> None:
     service = GameService(repo, SYSTEMS, script=FaceScript([]))
     await start_game(service)
@@ -180,6 +182,7 @@ async def test_the_log_refuses_updates_and_deletes(repo: Repository, tmp_path: P
     assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
     assert db.execute("SELECT version FROM schema_version").fetchone() == (1,)
     db.close()
+    assert isinstance(repo, SQLiteRepository)
     for connection in (repo._writer, repo._reader):  # durable commits: synchronous=FULL (2)
         assert list(await connection.execute_fetchall("PRAGMA synchronous")) == [(2,)]
 

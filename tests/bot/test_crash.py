@@ -1,6 +1,7 @@
 """A writer killed with SIGKILL at random points leaves a consistent game whose chain verifies.
 
-Ten databases, each written by ten successive processes that are killed at random moments (one
+On each engine (SQLite files; databases on the test run's PostgreSQL server), ten databases, each
+written by ten successive processes that are killed at random moments (one
 hundred kills), the ten chains running side by side. Each writer is a real process forked from a
 zygote that imported everything once (tests/bot/crash_writer.py), so it starts in milliseconds.
 After every kill the database is reopened:
@@ -19,17 +20,20 @@ import signal
 import sys
 from pathlib import Path
 
+import pytest
+
 from bot.service import export_game
 from bot.storage import Repository
 from bot.verify import verify_lines
 from tests.bot.toysystem import SYSTEM
+from tests.pgserver import PostgresServer
 
 ROOT = Path(__file__).resolve().parents[2]
 CHAINS = 10
 KILLS_PER_CHAIN = 10
 
 
-async def check_consistent(path: Path) -> int:
+async def check_consistent(path: Path | str) -> int:
     repo = await Repository.open(path)
     try:
         row = await repo.active_game(1, 1)
@@ -52,7 +56,7 @@ async def check_consistent(path: Path) -> int:
         await repo.close()
 
 
-async def chain(path: Path, rng: random.Random) -> list[int]:
+async def chain(path: Path | str, rng: random.Random) -> list[int]:
     zygote = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "tests.bot.crash_writer",
         cwd=ROOT, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
@@ -80,11 +84,15 @@ async def chain(path: Path, rng: random.Random) -> list[int]:
 
 
 async def test_sigkill_at_random_points_always_leaves_a_consistent_verifiable_game(
-    tmp_path: Path,
+    engine: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
     rng = random.Random()
+    targets: list[Path | str] = [tmp_path / f"crash{n}.db" for n in range(CHAINS)]
+    if engine == "postgresql":
+        server: PostgresServer = request.getfixturevalue("postgres_server")
+        targets = [await server.create_database() for _ in range(CHAINS)]
     results = await asyncio.gather(
-        *(chain(tmp_path / f"crash{n}.db", random.Random(rng.random())) for n in range(CHAINS))
+        *(chain(target, random.Random(rng.random())) for target in targets)
     )
     kills = sum(len(heads) for heads in results)
     assert kills == CHAINS * KILLS_PER_CHAIN >= 100

@@ -6,13 +6,15 @@ import asyncio
 import time
 
 from bot.service import GameService
-from bot.storage import Repository
+from bot.storage import Repository, SQLiteRepository
 from tests.bot.conftest import ALICE, HERE, start_game
 from tests.bot.toysystem import Ammo, Shoot
+from tests.conftest import ENGINES
 
 
 async def statements_of_one_action(service: GameService, repo: Repository, iid: str) -> list[str]:
     seen: list[str] = []
+    assert isinstance(repo, SQLiteRepository)
     await repo._writer.set_trace_callback(seen.append)
     await repo._reader.set_trace_callback(seen.append)
     assert repo._direct is not None  # a lone append is committed on the loop's connection
@@ -32,6 +34,7 @@ def shape(statements: list[str]) -> list[str]:
     return [s for i, s in enumerate(shapes) if i == 0 or s != shapes[i - 1]]
 
 
+@ENGINES("sqlite")  # SQLite's own connections and pragmas
 async def test_the_same_statements_run_at_entry_10_and_at_entry_1500(
     service: GameService, repo: Repository
 ) -> None:

@@ -338,10 +338,10 @@ async def test_autocomplete_names_come_from_the_channels_game(service: GameServi
 
 
 async def test_reopening_the_database_applies_no_migration_twice(
-    service: GameService, repo: Repository, tmp_path: Path
+    service: GameService, repo: Repository, database: Path | str
 ) -> None:
     await start_game(service)
-    again = await Repository.open(tmp_path / "referee.db")
+    again = await Repository.open(database)
     try:
         assert await again.schema_version() == 1
         row = await again.active_game(HERE.guild_id, HERE.channel_id)

@@ -14,15 +14,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import dataclasses
 import functools
 import importlib.util
 import json
 import logging
+import random
 import uuid
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
@@ -87,6 +89,7 @@ log = logging.getLogger(__name__)
 
 DEFAULT_LIVE_GAMES = 1000
 WRITE_ATTEMPTS = 50
+_HOLD_GAME: contextvars.ContextVar[bool] = contextvars.ContextVar("hold_game", default=False)
 """How many times one action is decided again when other processes keep writing its game first
 (each refusal means another writer made progress; PostgreSQL with several processes)."""
 """How many games the service keeps parsed in memory by default (``REFEREE_LIVE_GAMES``)."""
@@ -360,6 +363,8 @@ class GameService:
         if isinstance(command, gc.GameNew):
             return await self._new(place, actor, interaction_id, command)
         for attempt in range(1, WRITE_ATTEMPTS + 1):
+            # after a refusal, decide again holding the game in the database (docs/DEVELOPING.md)
+            retrying = _HOLD_GAME.set(attempt > 1)
             try:
                 if isinstance(command, gc.GameVoid | gc.GameConfirm):
                     return await self._void_write(place, actor, interaction_id, command)
@@ -368,8 +373,12 @@ class GameService:
             except StorageConflict:
                 # another process wrote this game first (nothing of ours was written): decide
                 # again on the game as it is now (reloaded: the cached copy was dropped)
+                self._live.pop((place.guild_id, place.channel_id), None)
                 if attempt == WRITE_ATTEMPTS:
                     raise
+                await asyncio.sleep(random.uniform(0, 0.002 * attempt))
+            finally:
+                _HOLD_GAME.reset(retrying)
         raise AssertionError("unreachable")
 
     async def autocomplete(self, place: Place, kind: str, typed: str = "") -> list[str]:
@@ -419,6 +428,21 @@ class GameService:
             lock = asyncio.Lock()
             self._locks[key] = lock
         return lock
+
+    @contextlib.asynccontextmanager
+    async def _locked(self, place: Place) -> AsyncIterator[None]:
+        """The channel's lock; when deciding again after a refusal, the game held in the
+        database too (taken after the channel's lock, so two tasks never wait on each other)."""
+        async with self._lock(place):
+            if not _HOLD_GAME.get():
+                yield
+                return
+            try:
+                async with self.repo.hold(place.guild_id, place.channel_id):
+                    yield
+            except BaseException:
+                self._live.pop((place.guild_id, place.channel_id), None)
+                raise
 
     def _cached(self, key: tuple[int, int]) -> _Live | None:
         """The cached game of ``key``, marked most recently used."""
@@ -501,7 +525,7 @@ class GameService:
         if self.resolver is not None and not cancel:
             # a declaration waiting for its round goes first: the state depends on its result
             await self.resolver.wait_clear(place)
-        async with self._lock(place):
+        async with self._locked(place):
             if self.script is not None:
                 # scripted dice (console, tests): a redelivery must not consume scripted faces,
                 # so the log is asked first
@@ -943,7 +967,7 @@ class GameService:
                     f"{side[:20]}… has {len(side)}."
                 )
         chain = self._beacon_chain_for(command.dice or self.dice_default)
-        async with self._lock(place):
+        async with self._locked(place):
             seen = await self.repo.entry_by_interaction(interaction_id)
             if seen is not None:
                 return await self._reply_from_stored(seen, replayed=True)
@@ -1051,7 +1075,7 @@ class GameService:
         interaction_id: str,
         command: gc.GameVoid | gc.GameConfirm,
     ) -> Reply:
-        async with self._lock(place):
+        async with self._locked(place):
             seen = await self.repo.entry_by_interaction(interaction_id)
             if seen is not None:
                 return await self._reply_from_stored(seen, replayed=True)

@@ -13,9 +13,10 @@ chain or using a die twice.
 from __future__ import annotations
 
 import abc
+import contextlib
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -248,6 +249,19 @@ class Repository(abc.ABC):
         """``(epoch, commitment, revealed seed or None)`` of every epoch of the game."""
 
     # --- writes --------------------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def hold(self, guild_id: int, channel_id: int) -> AsyncIterator[None]:
+        """Hold the channel's active game for the current task until the block ends: its reads
+        and its one append see and write the game with no other writer in between.
+
+        The game service takes it to decide again after a :class:`StorageConflict`, so a writer
+        refused once is not refused again however busy the game is. PostgreSQL locks the game row
+        (``SELECT … FOR UPDATE``) in a transaction that the block's append joins and that commits
+        when the block ends. SQLite holds nothing here (one process writes an SQLite file; a
+        second one, such as a console, is refused and decides again like any stale writer).
+        """
+        yield
 
     @abc.abstractmethod
     async def create_game(self, game: GameRow, genesis: StoredEntry) -> int:

@@ -13,6 +13,9 @@ group commit is done here.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
+from collections.abc import AsyncIterator
 from typing import Any, ClassVar
 
 import asyncpg
@@ -44,6 +47,11 @@ _ERRORS = (OSError, asyncio.TimeoutError, asyncpg.PostgresError, asyncpg.Interfa
 
 _q = sql.postgres
 
+_HELD: contextvars.ContextVar[asyncpg.Connection | None] = contextvars.ContextVar(
+    "referee_held_game", default=None
+)
+"""The connection whose transaction holds a game for the current task (:meth:`hold`)."""
+
 
 class PostgresRepository(Repository):
     """Games and their logs in one PostgreSQL database."""
@@ -53,6 +61,8 @@ class PostgresRepository(Repository):
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self._pool = pool
         self.url = url
+        self._holds: set[asyncpg.Connection] = set()
+        """The connections holding a game right now (:meth:`hold`)."""
 
     @classmethod
     async def open(cls, target: Any) -> PostgresRepository:
@@ -83,18 +93,29 @@ class PostgresRepository(Repository):
             raise
         return cls(pool, url)
 
+    def _held(self) -> asyncpg.Connection | None:
+        """The connection holding a game for the current task in a :meth:`hold` block of this
+        repository (a task started in the block and outliving it does not inherit it)."""
+        held = _HELD.get()
+        return held if held is not None and held in self._holds else None
+
+    def _db(self) -> Any:
+        """The held game's connection in a :meth:`hold` block, else the pool."""
+        held = self._held()
+        return held if held is not None else self._pool
+
     async def close(self) -> None:
         """Wait for the writes in flight, then close the pool."""
         await self._pool.close()
 
     async def schema_version(self) -> int:
         """The applied migration number."""
-        return int(await self._pool.fetchval(sql.SCHEMA_VERSION))
+        return int(await self._db().fetchval(sql.SCHEMA_VERSION))
 
     # --- reads ---------------------------------------------------------------------------
 
     async def _one_game(self, query: str, *params: Any) -> GameRow | None:
-        row = await self._pool.fetchrow(_q(query), *params)
+        row = await self._db().fetchrow(_q(query), *params)
         return game_from_row(row) if row is not None else None
 
     async def active_game(self, guild_id: int, channel_id: int) -> GameRow | None:
@@ -107,7 +128,7 @@ class PostgresRepository(Repository):
 
     async def pending_declarations(self) -> list[GameRow]:
         """Active games with a declaration waiting for its beacon round (bot/beacon)."""
-        rows = await self._pool.fetch(_q(sql.PENDING_CANDIDATES))
+        rows = await self._db().fetch(_q(sql.PENDING_CANDIDATES))
         return [game for game in map(game_from_row, rows) if game.table.get("pending") is not None]
 
     async def game(self, game_id: int) -> GameRow | None:
@@ -116,21 +137,21 @@ class PostgresRepository(Repository):
 
     async def entry_by_interaction(self, interaction_id: str) -> StoredEntry | None:
         """The entry an interaction produced, if it was seen before."""
-        row = await self._pool.fetchrow(_q(sql.ENTRY_BY_INTERACTION), interaction_id)
+        row = await self._db().fetchrow(_q(sql.ENTRY_BY_INTERACTION), interaction_id)
         return StoredEntry(*row) if row is not None else None
 
     async def entries(
         self, game_id: int, *, after: int = 0, upto: int | None = None
     ) -> list[StoredEntry]:
         """The game's entries with ``after < seq <= upto``, in order."""
-        rows = await self._pool.fetch(
+        rows = await self._db().fetch(
             _q(sql.ENTRIES), game_id, after, upto if upto is not None else 2**62
         )
         return [StoredEntry(*row) for row in rows]
 
     async def last_entries(self, game_id: int, count: int) -> list[StoredEntry]:
         """The game's last ``count`` entries, oldest first."""
-        rows = await self._pool.fetch(_q(sql.LAST_ENTRIES), game_id, count)
+        rows = await self._db().fetch(_q(sql.LAST_ENTRIES), game_id, count)
         return [StoredEntry(*row) for row in reversed(rows)]
 
     async def face_counts(
@@ -144,13 +165,13 @@ class PostgresRepository(Repository):
         """Counts of faces per die size: ``{sides: {face: count}}`` for the scope asked."""
         query, params = sql.face_counts(guild_id, channel_id, game_id, user_id)
         counts: dict[int, dict[int, int]] = {}
-        for sides, face, count in await self._pool.fetch(_q(query), *params):
+        for sides, face, count in await self._db().fetch(_q(query), *params):
             counts.setdefault(int(sides), {})[int(face)] = int(count)
         return counts
 
     async def revealed_seeds(self, game_id: int) -> list[tuple[int, str, bytes | None]]:
         """``(epoch, commitment, revealed seed or None)`` of every epoch of the game."""
-        rows = await self._pool.fetch(_q(sql.SEEDS), game_id)
+        rows = await self._db().fetch(_q(sql.SEEDS), game_id)
         return [(int(e), str(c), bytes(r) if r is not None else None) for e, c, r in rows]
 
     # --- writes --------------------------------------------------------------------------
@@ -176,29 +197,52 @@ class PostgresRepository(Repository):
             raise Duplicate(str(exc)) from exc
         return game_id
 
+    @contextlib.asynccontextmanager
+    async def hold(self, guild_id: int, channel_id: int) -> AsyncIterator[None]:
+        """Lock the channel's active game row until the block ends (see the interface); the
+        block's reads and append run in that transaction, which commits when the block ends."""
+        async with self._pool.acquire() as connection, connection.transaction():
+            await connection.execute(_q(sql.HOLD_GAME), guild_id, channel_id)
+            token = _HELD.set(connection)
+            self._holds.add(connection)
+            try:
+                yield
+            finally:
+                self._holds.discard(connection)
+                _HELD.reset(token)
+
     async def append(self, change: Append, expected_head: int) -> None:
-        """Append one entry and write the game row after it, durably, in one transaction.
+        """Append one entry and write the game row after it, durably, in one transaction
+        (inside a :meth:`hold` block: a savepoint of the held transaction, committed with it).
 
         :raises StorageConflict: the game's head is no longer ``expected_head``.
         :raises Duplicate: the interaction id was stored before.
         """
         try:
+            held = self._held()
+            if held is not None:
+                async with held.transaction():
+                    await _append(held, change, expected_head)
+                return
             async with self._pool.acquire() as connection, connection.transaction():
-                status = await connection.execute(
-                    _q(sql.MOVE_GAME), *move_parameters(change.game, expected_head)
-                )
-                if status != "UPDATE 1":
-                    raise StorageConflict("a game moved past its expected log head under a writer")
-                await connection.execute(
-                    _q(sql.INSERT_ENTRY), *entry_parameters(change.entry, change.game.id)
-                )
-                rolls = roll_rows(change.game, change.user_id, change.dice)
-                if rolls:
-                    await connection.executemany(_q(sql.INSERT_ROLL), rolls)
-                for statement, parameters in seed_statements(change):
-                    await connection.execute(_q(statement), *parameters)
+                await _append(connection, change, expected_head)
         except asyncpg.UniqueViolationError as exc:
             raise Duplicate(str(exc)) from exc
+
+
+async def _append(connection: asyncpg.Connection, change: Append, expected_head: int) -> None:
+    """The statements of one append, in the caller's transaction: the game row first."""
+    status = await connection.execute(
+        _q(sql.MOVE_GAME), *move_parameters(change.game, expected_head)
+    )
+    if status != "UPDATE 1":
+        raise StorageConflict("a game moved past its expected log head under a writer")
+    await connection.execute(_q(sql.INSERT_ENTRY), *entry_parameters(change.entry, change.game.id))
+    rolls = roll_rows(change.game, change.user_id, change.dice)
+    if rolls:
+        await connection.executemany(_q(sql.INSERT_ROLL), rolls)
+    for statement, parameters in seed_statements(change):
+        await connection.execute(_q(statement), *parameters)
 
 
 async def _migrate(connection: asyncpg.Connection) -> int:

@@ -92,6 +92,11 @@ def face_counts(
     return sql + " GROUP BY sides, face", params
 
 
+HOLD_GAME = (
+    "SELECT id FROM games WHERE guild_id = ? AND channel_id = ? AND status = 'active' FOR UPDATE"
+)
+"""Locks a channel's active game row until the transaction ends (PostgreSQL only)."""
+
 TABLES = ("games", "seeds", "entries", "rolls")
 """Every table of the schema, parents first (copies and backups go in this order)."""
 
@@ -194,6 +199,7 @@ __all__ = [
     "ENTRIES",
     "ENTRY_BY_INTERACTION",
     "GAME_BY_ID",
+    "HOLD_GAME",
     "INSERT_ENTRY",
     "INSERT_GAME",
     "INSERT_ROLL",

@@ -7,6 +7,7 @@ start, an open failure as one sentence and a non-zero exit.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import sqlite3
 import subprocess
@@ -110,6 +111,35 @@ async def test_a_writer_with_a_stale_head_is_refused_and_writes_nothing(
         await other.close()
 
 
+@ENGINES("postgresql")
+async def test_a_held_game_makes_another_connections_writer_wait_then_refuses_it(
+    service: GameService, repo: Repository, database: str
+) -> None:
+    await start_game(service)
+    other = await Repository.open(database)
+    try:
+        row = await repo.active_game(HERE.guild_id, HERE.channel_id)
+        assert row is not None
+
+        def change(name: str) -> Append:
+            entry = StoredEntry(row.id, row.head_seq + 1, name, "roll", "{}", name * 8)
+            moved = dataclasses.replace(row, head_seq=row.head_seq + 1, head_hash=name * 8)
+            return Append(entry=entry, game=moved)
+
+        async with repo.hold(HERE.guild_id, HERE.channel_id):
+            late = asyncio.create_task(other.append(change("b"), expected_head=row.head_seq))
+            await asyncio.sleep(0.3)
+            assert not late.done()  # waiting for the row lock
+            await repo.append(change("a"), expected_head=row.head_seq)
+            assert not late.done()  # the held transaction has not committed yet
+        with pytest.raises(StorageConflict):
+            await late
+        after = await other.active_game(HERE.guild_id, HERE.channel_id)
+        assert after is not None and after.head_hash == "a" * 8
+    finally:
+        await other.close()
+
+
 async def test_a_second_service_with_a_stale_cache_decides_again_on_the_new_head(
     service: GameService, database: Path | str
 ) -> None:
@@ -127,6 +157,24 @@ async def test_a_second_service_with_a_stale_cache_decides_again_on_the_new_head
         await repo.close()
 
 
+async def test_two_services_writing_one_game_at_once_both_land_every_action(
+    service: GameService, database: Path | str
+) -> None:
+    """Two services on two connections (as a bot and a console would be) write the same game
+    concurrently: each refusal is decided again holding the game, and every action lands."""
+    await start_game(service)
+    repo = await Repository.open(database)
+    try:
+        other = GameService(repo, SYSTEMS)
+        await asyncio.gather(
+            *(service.handle(HERE, ALICE, f"a-{i}", Shoot(side="Axis")) for i in range(25)),
+            *(other.handle(HERE, BOB, f"b-{i}", gc.RollDice(dice="2d6")) for i in range(25)),
+        )
+        assert await verified(repo, HERE.guild_id, HERE.channel_id) == 3 + 50
+    finally:
+        await repo.close()
+
+
 async def test_processes_writing_one_game_at_once_lose_nothing_and_fork_nothing(
     database: Path | str,
 ) -> None:
@@ -137,7 +185,7 @@ async def test_processes_writing_one_game_at_once_lose_nothing_and_fork_nothing(
         await start_game(GameService(repo, SYSTEMS), PLACE)
     finally:
         await repo.close()
-    writers, count = 4, 40
+    writers, count = 4, 60
     command = [sys.executable, "-m", "tests.storage.writer", str(database)]
     processes = [
         subprocess.Popen(

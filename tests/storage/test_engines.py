@@ -305,3 +305,23 @@ async def test_the_console_plays_on_postgresql_given_a_url(database: str, tmp_pa
         assert await connection.fetchval("SELECT count(*) FROM rolls") == 2
     finally:
         await connection.close()
+
+
+async def test_pending_declarations_are_the_active_games_whose_table_holds_one(
+    service: GameService, repo: Repository
+) -> None:
+    await start_game(service)
+    row = await repo.active_game(HERE.guild_id, HERE.channel_id)
+    assert row is not None
+    assert await repo.pending_declarations() == []
+    table = {**row.table, "pending": {"seq": row.head_seq + 1, "round": 7}}
+    entry = StoredEntry(row.id, row.head_seq + 1, "declared", "roll", "{}", "d" * 8)
+    moved = dataclasses.replace(row, head_seq=row.head_seq + 1, head_hash="d" * 8, table=table)
+    await repo.append(Append(entry=entry, game=moved), expected_head=row.head_seq)
+    assert [g.id for g in await repo.pending_declarations()] == [row.id]
+    # a side named like the key is no pending declaration
+    other = HERE.model_copy(update={"channel_id": 201})
+    await service.handle(
+        other, ALICE, "new-201", gc.GameNew(system="toy", sides=['"pending":', "Allied"])
+    )
+    assert [g.id for g in await repo.pending_declarations()] == [row.id]

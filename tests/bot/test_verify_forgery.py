@@ -215,12 +215,14 @@ def dr_to_snake_eyes(entries: list[dict[str, Any]]) -> None:
 
 
 def roll_text(entries: list[dict[str, Any]]) -> None:
-    of_kind(entries, "roll")["text"] = "DR 2 (1,1)"
+    roll = of_kind(entries, "roll")  # another text than the real one, whatever the dice gave
+    roll["text"] = "DR 12 (6,6)" if roll["text"] == "DR 2 (1,1)" else "DR 2 (1,1)"
 
 
 def roll_detail(entries: list[dict[str, Any]]) -> None:
-    roll = of_kind(entries, "roll")
-    roll["rolls"][0]["faces"] = [1, 1]
+    roll = of_kind(entries, "roll")  # other faces than the real ones, whatever the dice gave
+    faces = roll["rolls"][0]["faces"]
+    roll["rolls"][0]["faces"] = [6, 6] if faces == [1, 1] else [1, 1]
 
 
 def action_side(entries: list[dict[str, Any]]) -> None:
@@ -292,6 +294,17 @@ HEADER_FORGERIES: dict[str, Callable[[str], str]] = {
     "the header's channel": header("channel", 2),
     "the header's head seq": header("head", {"seq": 3, "hash": "0" * 64}),
 }
+
+
+def test_the_roll_forgeries_change_a_genuine_snake_eyes_too() -> None:
+    """The game's dice are real: a genuine DR 2 (1,1), 1 time in 36, once made these no-ops."""
+    entries: list[dict[str, Any]] = [
+        {"kind": "roll", "text": "DR 2 (1,1)", "rolls": [{"faces": [1, 1]}]}
+    ]
+    roll_text(entries)
+    roll_detail(entries)
+    assert entries[0]["text"] == "DR 12 (6,6)"
+    assert entries[0]["rolls"][0]["faces"] == [6, 6]
 
 
 @pytest.mark.parametrize("what", list(ENTRY_FORGERIES))

@@ -364,12 +364,9 @@ def resolve_unit_move(state: OcsState, action: UnitMove) -> Outcome[OcsState]:
         word = {"overrun": "overruns into", "displaced": "is displaced to"}.get(
             action.how, "moves to"
         )
-        steps.append(
-            Step(
-                rule="OCS 12.3d",
-                text=f"{unit.name} {word} {hex}" + (f" from {unit.hex}" if unit.hex else ""),
-            )
-        )
+        rule = {"overrun": "OCS 12.5b", "displaced": "OCS 12.11b"}.get(action.how, "OCS 12.5a")
+        origin = f" from {unit.hex}" if unit.hex else ""
+        steps.append(Step(rule=rule, text=f"{unit.name} {word} {hex}{origin}"))
         new = unit.model_copy(update={"hex": hex})
         fact = f"in {hex}"
     return Outcome[OcsState](

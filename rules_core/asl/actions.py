@@ -13,7 +13,7 @@ from typing import Annotated, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.config import JsonDict
 
-from rules_core.asl.state import FireMarker, Phase, UnitKind, WeaponKind, WeaponStatus
+from rules_core.asl.state import FireMarker, MgType, Phase, UnitKind, WeaponKind, WeaponStatus
 
 _SIDE: JsonDict = {"autocomplete": "side"}
 _UNIT: JsonDict = {"autocomplete": "unit"}
@@ -64,7 +64,9 @@ class AddWeapon(BaseModel):
     action: Literal["asl.weapon.add"] = "asl.weapon.add"
     name: str = Field(description="Weapon name, unique in the game", json_schema_extra=_WEAPON)
     side: str = Field(description="The side that possesses it", json_schema_extra=_SIDE)
-    kind: WeaponKind = Field(description="sw_mg, sw_other, veh_mg or gun")
+    kind: WeaponKind = Field(
+        description="sw_mg, sw_other, veh_mg, gun, or dc, ft, psk, radio, phone"
+    )
     b: int | None = Field(default=None, ge=2, le=12, description="Printed B# (none: B12)")
     x: int | None = Field(default=None, ge=2, le=12, description="Printed X#")
     rof: int | None = Field(default=None, ge=1, le=4, description="Multiple ROF")
@@ -81,8 +83,11 @@ class AddWeapon(BaseModel):
     )
     main_armament: bool = Field(default=False, description="Vehicle MG that is the MA")
     fb_immune: bool = Field(
-        default=False, description="Radio, phone, DC, PSK, FT, smoke dispenser (FB16.12)"
+        default=False, description="Not subject to FB (a smoke dispenser, FB16.65); DC, FT… by kind"
     )
+    mg: MgType | None = Field(default=None, description="MG size: lmg, mmg, hmg, 50cal (A9.8)")
+    cmg: bool = Field(default=False, description="CMG/IFE: no leader needed beyond 16 hexes (A9.4)")
+    dm: bool = Field(default=False, description="Dismantled (A9.8)")
     special_ammo: tuple[str, ...] = Field(
         default=(), description="Special Ammo with Depletion Numbers, e.g. APCR:5, HEAT:4"
     )
@@ -143,7 +148,10 @@ class Fire(BaseModel):
         default=(), description="MGs using Sustained Fire (A9.3)", json_schema_extra=_WEAPON
     )
     fpf: bool = Field(default=False, description="Final Protective Fire (MPh)")
-    fire_lane: bool = Field(default=False, description="Lay a Fire Lane with this MG (A9.22)")
+    fire_lane: bool = Field(
+        default=False, description="Lay a Fire Lane with each SW MG firing (A9.22)"
+    )
+    spraying: bool = Field(default=False, description="Spraying Fire at two adjacent hexes (A9.5)")
     lane_residual: bool = Field(
         default=False, description="A Fire Lane Residual attack of this MG (A9.22)"
     )
@@ -246,6 +254,38 @@ class SetPhase(BaseModel):
     )
 
 
+class DestroyWeapon(BaseModel):
+    """Destroy a SW, or malfunction it on purpose, instead of firing it (A9.73)."""
+
+    model_config = ConfigDict(frozen=True)
+    action: Literal["asl.weapon.destroy"] = "asl.weapon.destroy"
+    name: str = Field(description="The weapon", json_schema_extra=_WEAPON)
+    malfunction: bool = Field(default=False, description="Malfunction it instead of destroying it")
+
+
+class Dismantle(BaseModel):
+    """Dismantle a MG (or assemble a dismantled one); it counts as using it (A9.8)."""
+
+    model_config = ConfigDict(frozen=True)
+    action: Literal["asl.weapon.dm"] = "asl.weapon.dm"
+    name: str = Field(description="The weapon", json_schema_extra=_WEAPON)
+    assemble: bool = Field(default=False, description="Assemble it instead of dismantling it")
+
+
+class RandomDestruction(BaseModel):
+    """Random SW/Gun destruction after a Final KIA: a dr per weapon on the IFT column (A9.74)."""
+
+    model_config = ConfigDict(frozen=True)
+    action: Literal["asl.weapon.kia"] = "asl.weapon.kia"
+    rolls_dice: ClassVar[bool] = True
+    weapons: tuple[str, ...] = Field(
+        description="The eliminated units' weapons", json_schema_extra=_WEAPON
+    )
+    kia: int = Field(ge=-6, le=12, description="Highest DR that is a KIA on that IFT column")
+    k: int = Field(ge=-6, le=12, description="Highest DR that is a K on that IFT column")
+    ovr: bool = Field(default=False, description="The KIA came from a fully-tracked AFV OVR (−1)")
+
+
 UnitStatus = Literal["good_order", "broken", "pinned", "berserk", "eliminated"]
 
 
@@ -272,6 +312,9 @@ AslAction = (
     | Check
     | SetPhase
     | SetUnit
+    | DestroyWeapon
+    | Dismantle
+    | RandomDestruction
 )
 AslActionField = Annotated[AslAction, Field(discriminator="action")]
 ACTION_TYPES: tuple[type[BaseModel], ...] = (
@@ -286,6 +329,9 @@ ACTION_TYPES: tuple[type[BaseModel], ...] = (
     Check,
     SetPhase,
     SetUnit,
+    DestroyWeapon,
+    Dismantle,
+    RandomDestruction,
 )
 
 __all__ = [
@@ -295,8 +341,11 @@ __all__ = [
     "AslAction",
     "AslActionField",
     "Check",
+    "DestroyWeapon",
+    "Dismantle",
     "Fire",
     "ListWeapons",
+    "RandomDestruction",
     "RemoveWeapon",
     "Repair",
     "SetLevel",

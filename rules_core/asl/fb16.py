@@ -72,7 +72,7 @@ def weapon_level(state: AslState, weapon: Weapon) -> int:
     >>> weapon_level(st, Weapon(name="DP", side="Axis", kind="sw_mg", captured_from="Allied"))
     0
     """
-    if weapon.fb_immune:
+    if weapon.immune:
         return 0
     user = state.side(weapon.side)
     if user is None:

@@ -127,6 +127,9 @@ class FirePlan:
     lane_residual: bool
     fpf: bool
     usage: Usage = field(default_factory=lambda: Usage())
+    can_cower: bool = False
+    """A7.9: Infantry fire with no leader directing Cowers on doubles (a lone SMC's MG, A9.12,
+    and a Fire Lane's Residual FP, A9.222, never do)."""
 
 
 @dataclass(frozen=True)
@@ -153,6 +156,7 @@ class FireResult:
     weapons: tuple[WeaponResult, ...]
     replacement: tuple[tuple[str, str], ...]
     no_residual_at_all: bool
+    cowered: bool = False
 
     @property
     def original_dr(self) -> int:
@@ -284,6 +288,7 @@ def settle(
         weapons=tuple(results),
         replacement=tuple(replacement),
         no_residual_at_all=plan.fb_small_arms and dr == 12,
+        cowered=plan.can_cower and colored == white,
     )
 
 
@@ -331,6 +336,12 @@ def fire_facts(plan: FirePlan, result: FireResult) -> tuple[Fact, ...]:
         facts.append(("Fire Lane", "removed" if broken else "stays"))
     if result.no_residual_at_all:
         facts.append(("Residual FP", "none at all"))
+    if any(r.fate != Fate.OK and kinds[r.name] == "dc" for r in result.weapons):
+        facts.append(("Attack", "not resolved (the DC broke)"))
+    if result.cowered:
+        facts.append(("Cowering", "yes"))
+        if plan.fire_lane:
+            facts.append(("Fire Lane", "none (the Infantry Cowered)"))
     return tuple(facts)
 
 
@@ -599,6 +610,47 @@ def _pairs(per_owner: dict[str, list[str]]) -> list[tuple[str, str]]:
     return [(owner, name) for owner, names in per_owner.items() for name in names]
 
 
+def dm_fires_as_lmg(state: AslState, weapon: Weapon) -> bool:
+    """A9.8 EXC: a dismantled German HMG/MMG may be fired as a German LMG.
+
+    >>> from rules_core.asl.examples import build_state
+    >>> dm_fires_as_lmg(build_state([]), Weapon(name="MG", side="Axis", kind="sw_mg", mg="hmg"))
+    True
+    """
+    return weapon.mg in ("hmg", "mmg") and weapon_maker(state, weapon) == "German"
+
+
+def weapon_maker(state: AslState, weapon: Weapon) -> str:
+    """The nationality that made a weapon: its original owner's if captured, else its side's.
+
+    >>> from rules_core.asl.examples import build_state
+    >>> weapon_maker(build_state([]), Weapon(name="DP", side="Axis", kind="sw_mg",
+    ...                                      captured_from="Allied"))
+    'Russian'
+    """
+    side = state.side(weapon.captured_from or weapon.side)
+    return side.nationality if side is not None else ""
+
+
+def _check_spraying(weapons: Sequence[Weapon], phase: str, range_: int | None) -> None:
+    """A9.5/A9.52: Spraying Fire by MGs (a vehicular MG only as MA) and Inherent FP; a MG
+    marked First Fire sprays in Final Fire only at two hexes both adjacent."""
+    for weapon in weapons:
+        if not weapon.is_mg or (weapon.kind == "veh_mg" and not weapon.main_armament):
+            raise IllegalAction(
+                f"{weapon.name} cannot use Spraying Fire; in a Fire Group every member must.",
+                rule="A9.52" if len(weapons) > 1 else "A9.5",
+            )
+        if phase == "dfph" and weapon.fire_marker == "first":
+            need_range(range_, "Spraying Fire by a MG marked First Fire")
+            if not adjacent(range_):
+                raise IllegalAction(
+                    f"{weapon.name} is marked First Fire: in Final Fire it sprays only two hexes "
+                    "both adjacent to it.",
+                    rule="A9.52",
+                )
+
+
 def plan_fire(state: AslState, action: Fire) -> FirePlan:
     """Validate an IFT attack and gather its numbers (before any die).
 
@@ -644,7 +696,7 @@ def plan_fire(state: AslState, action: Fire) -> FirePlan:
                 f"{leader.name} fired a SW this phase and so has no leadership DRM in it.",
                 rule="A9.12",
             )
-    if long_range and leader is None and any(w.is_mg for w in weapons):
+    if long_range and leader is None and any(w.is_mg and not w.cmg for w in weapons):
         raise IllegalAction(
             f"A MG firing beyond {LEADER_RANGE} hexes needs a Good Order leader directing it.",
             rule="A9.4",
@@ -681,11 +733,23 @@ def plan_fire(state: AslState, action: Fire) -> FirePlan:
             )
         if action.range not in (None, 0):
             raise InvalidInput("tpbf is fire at the firer's own Location: range 0.")
-    if action.fire_lane or action.lane_residual:
-        if len(weapons) != 1 or units or weapons[0].kind != "sw_mg":
-            raise IllegalAction("A Fire Lane belongs to one SW MG firing alone.", rule="A9.22")
-        if sustained_names or action.fpf:
-            raise IllegalAction("A Fire Lane attack is not Sustained Fire or FPF.", rule="A9.22")
+    if action.lane_residual and (len(weapons) != 1 or units or weapons[0].kind != "sw_mg"):
+        raise IllegalAction("A Fire Lane's Residual FP attacks by itself.", rule="A9.22")
+    if action.fire_lane and not any(w.kind == "sw_mg" for w in weapons):
+        raise IllegalAction("A Fire Lane is declared with a SW MG.", rule="A9.22")
+    if (action.fire_lane or action.lane_residual) and (sustained_names or action.fpf):
+        raise IllegalAction("A Fire Lane attack is not Sustained Fire or FPF.", rule="A9.22")
+    if action.spraying:
+        _check_spraying(weapons, phase, action.range)
+        notes.append(
+            (
+                "A9.5",
+                "Spraying Fire at two adjacent hexes: Area Fire (FP halved) at each; the one "
+                "Original DR is every weapon's breakdown and ROF check for both attacks",
+            )
+        )
+        if action.fire_lane:
+            raise IllegalAction("A Fire Lane is not laid with Spraying Fire.", rule="A9.22")
     if action.fire_lane and phase != "mph":
         raise IllegalAction("A Fire Lane is declared with Defensive First Fire.", rule="A9.22")
     if action.fire_lane and action.lane_residual:
@@ -722,6 +786,18 @@ def plan_fire(state: AslState, action: Fire) -> FirePlan:
         if weapon.status != "ok":
             raise IllegalAction(f"{weapon.name} is {weapon.status} and cannot fire.", rule="A9.7")
         owner = check_possessor_fires(state, weapon)
+        if weapon.dm:
+            if not dm_fires_as_lmg(state, weapon):
+                raise IllegalAction(
+                    f"{weapon.name} is dismantled and may not fire until reassembled.", rule="A9.8"
+                )
+            notes.append(
+                (
+                    "A9.8",
+                    f"{weapon.name} is dismantled and fires as a German LMG (if it malfunctions "
+                    "so, it is marked with a MG Malfunction counter)",
+                )
+            )
         auto_sustained = False
         if action.lane_residual:
             if weapon.name.lower() not in lanes:
@@ -777,8 +853,15 @@ def plan_fire(state: AslState, action: Fire) -> FirePlan:
                         "(B# −2, FP halved as Area Fire)",
                     )
                 )
-        if action.fire_lane and (
-            owner is None or not owner.good_order or owner.pinned or weapon.fire_marker != "none"
+        if (
+            action.fire_lane
+            and weapon.kind == "sw_mg"
+            and (
+                owner is None
+                or not owner.good_order
+                or owner.pinned
+                or weapon.fire_marker != "none"
+            )
         ):
             raise IllegalAction(
                 "A Fire Lane needs a Good Order SW MG without a First/Final Fire marker, "
@@ -833,6 +916,17 @@ def plan_fire(state: AslState, action: Fire) -> FirePlan:
         fire_lane=action.fire_lane,
         lane_residual=action.lane_residual,
         fpf=action.fpf,
+        can_cower=not action.lane_residual
+        and leader is None
+        and (
+            bool(units)
+            or any(
+                (o := state.unit(w.possessor or "")) is not None
+                and (o.is_mmc or helper is not None)
+                for w in weapons
+                if w.is_sw
+            )
+        ),
         usage=Usage(
             inherent=usage.inherent,
             mgs=usage.mgs,
@@ -899,6 +993,7 @@ def weapon_text(plan: WeaponPlan, r: WeaponResult, dr: int) -> tuple[str, str]:
         text = f"Original DR {dr} ≥ B{b_eff} — {plan.name} {word}"
     if r.mark_low:
         text += " and marked Low Ammo"
+        rule = "FB16.42"  # the rule that places the Low Ammo marker
     return rule, text
 
 
@@ -944,7 +1039,11 @@ def resolve_fire(state: AslState, action: Fire, dice: Dice) -> Outcome[AslState]
             modifiers=drm,
         )
     )
-    if action.range is not None and action.range > LEADER_RANGE:
+    if (
+        action.range is not None
+        and action.range > LEADER_RANGE
+        and not all(state.weapon(w.name).cmg for w in plan.weapons if w.kind in ("sw_mg", "veh_mg"))  # type: ignore[union-attr]
+    ):
         steps.append(
             Step(
                 rule="A9.4",
@@ -1040,6 +1139,27 @@ def resolve_fire(state: AslState, action: Fire, dice: Dice) -> Outcome[AslState]
         steps.append(
             Step(rule="FB16.5", text="Original DR 12 in an Axis Small-Arms attack — no Residual FP")
         )
+    for r in result.weapons:
+        if r.fate != Fate.OK and plans[r.name].kind == "dc":
+            steps.append(
+                Step(rule="A9.7", text=f"{r.name} broke — its attack is not resolved (A23.4)")
+            )
+    if result.cowered:
+        steps.append(
+            Step(
+                rule="A7.9",
+                text=f"doubles ({colored},{white}) with no leader directing — the firers Cower "
+                "(one FP column to the left on the IFT)",
+            )
+        )
+        if plan.fire_lane:
+            steps.append(
+                Step(
+                    rule="A9.22",
+                    text="the manning Infantry Cowered — no Fire Lane is placed (the MG stays "
+                    "marked First Fire)",
+                )
+            )
 
     new_state = _apply(state, action, plan, result)
     if plan.lane_residual and any(r.fate != Fate.OK for r in result.weapons):
@@ -1123,7 +1243,7 @@ def _apply(state: AslState, action: Fire, plan: FirePlan, result: FireResult) ->
         if r.marker is not None:
             update["fire_marker"] = r.marker
             update["spent"] = True  # A9.2: no (or lost) Multiple ROF: no more fire this phase
-        if plan.fire_lane:
+        if plan.fire_lane and kinds[r.name] == "sw_mg":
             update["lane_laid"] = True
         if update:
             changed[weapon.name] = weapon.model_copy(update=update)
@@ -1155,8 +1275,10 @@ def _apply(state: AslState, action: Fire, plan: FirePlan, result: FireResult) ->
         if lane.weapon.lower() not in broken_names
         and ((lane_mg := new.weapon(lane.weapon)) is None or lane_mg.possessor not in broken_units)
     )
-    if plan.fire_lane and not broken_names:
-        lanes = (*lanes, FireLane(weapon=plan.weapons[0].name, location=action.location or ""))
+    if plan.fire_lane and not result.cowered:
+        for w in plan.weapons:  # A9.22: each MG its own Fire Lane (Fire Lane FG are NA)
+            if w.kind == "sw_mg" and w.name.lower() not in broken_names:
+                lanes = (*lanes, FireLane(weapon=w.name, location=action.location or ""))
     shots = list(new.shots)
     if plan.phase == "mph" and not plan.lane_residual and action.location is not None:
         for w in plan.weapons:
@@ -1191,7 +1313,7 @@ def fire_odds(state: AslState, action: Fire) -> dict[tuple[Fact, ...], Fraction]
     Equal to brute-force enumeration of :func:`resolve_fire` (tested), but fast. A9.71, FB16.2.
 
     >>> from rules_core.asl.examples import fb16_fire_group
-    >>> odds = fire_odds(fb16_fire_group(), Fire(units=("B",)))
+    >>> odds = fire_odds(fb16_fire_group(), Fire(units=("B",), leader="9-1"))
     >>> odds[(("Unit Replacement (B)", "broken"), ("Residual FP", "none at all"))]
     Fraction(1, 36)
     >>> sum(odds.values())

@@ -118,6 +118,8 @@ class FirePreview:
     """The total chance of every whole result not in ``top``."""
     no_residual_at_all: Fraction
     """FB16.5: the chance of an Original DR 12 leaving no Residual FP at all."""
+    cowering: Fraction = Fraction(0)
+    """A7.9: the chance the firers Cower (doubles with no leader directing)."""
 
 
 def _rof_fact(plan: FirePlan, index: int, colored: int) -> str | None:
@@ -288,6 +290,7 @@ def fire_preview(state: AslState, action: Fire) -> FirePreview:
         ranked=rankable,
         other=other,
         no_residual_at_all=Fraction(1, 36) if plan.fb_small_arms else Fraction(0),
+        cowering=Fraction(1, 6) if plan.can_cower else Fraction(0),
     )
 
 
@@ -346,7 +349,8 @@ def _top_results(
             for msel, mp in msets:
                 p = wp * mp
                 for c, rof in rofs:
-                    key: tuple[object, ...] = (marks, rof, msel, t == 12 and fb12)
+                    cowers = plan.can_cower and 2 * c == t
+                    key: tuple[object, ...] = (marks, rof, msel, t == 12 and fb12, cowers)
                     if key in mass:
                         mass[key] += p
                     else:
@@ -367,7 +371,8 @@ def preview_fields(preview: FirePreview) -> tuple[tuple[str, str], ...]:
 
     >>> from rules_core.asl.actions import Fire
     >>> from rules_core.asl.examples import fb16_fire_group
-    >>> for name, value in preview_fields(fire_preview(fb16_fire_group(), Fire(weapons=("LMG",)))):
+    >>> directed = Fire(weapons=("LMG",), leader="9-1")
+    >>> for name, value in preview_fields(fire_preview(fb16_fire_group(), directed)):
     ...     print(f"{name}:"); print(value)
     Each weapon and unit:
     LMG: fine 83.3% · malfunctioned 13.9% · eliminated 2.8% · ROF kept 16.7%
@@ -408,7 +413,13 @@ def preview_fields(preview: FirePreview) -> tuple[tuple[str, str], ...]:
         (
             "Nothing bad happens",
             f"{format_probability(preview.nothing_bad)} — no weapon breaks or is marked Low "
-            "Ammo, no unit is replaced or broken",
+            "Ammo, no unit is replaced or broken"
+            + (
+                f"\nthe firers Cower (doubles, no leader directing): "
+                f"{format_probability(preview.cowering)}"
+                if preview.cowering
+                else ""
+            ),
         ),
         ("Most likely results", "\n".join(top)),
     ]

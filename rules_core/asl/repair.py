@@ -80,7 +80,7 @@ def resolve_repair(state: AslState, action: Repair, dice: Dice) -> Outcome[AslSt
                 f"{named.name} does not possess {weapon.name}; only its possessor repairs it.",
                 rule="A9.72",
             )
-    if owner is None and weapon.kind in ("sw_mg", "sw_other"):
+    if owner is None and weapon.is_sw:
         raise IllegalAction(
             f"{weapon.name} has no possessor; only the unit possessing a SW repairs it "
             "(record it with /asl weapon add … owner: update:true).",

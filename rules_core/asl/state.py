@@ -16,8 +16,17 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-WeaponKind = Literal["sw_mg", "sw_other", "veh_mg", "gun"]
-"""RULES_BRIEF §2.1: SW MG, other SW, vehicle Inherent MG Armament, Gun (any ordnance)."""
+WeaponKind = Literal[
+    "sw_mg", "sw_other", "veh_mg", "gun", "dc", "ft", "psk", "radio", "phone"
+]  # fmt: skip
+"""A SW MG, another SW, vehicle Inherent MG Armament, a Gun (any ordnance that is not a MG);
+the kinds FB16.12 names are their own kinds: DC, FT, PSK, radio, field phone."""
+SW_KINDS: frozenset[str] = frozenset({"sw_mg", "sw_other", "dc", "ft", "psk", "radio", "phone"})
+"""Support Weapons: portaged and fired (or used) by the Personnel possessing them (A9.1)."""
+FB_IMMUNE_KINDS: frozenset[str] = frozenset({"dc", "ft", "psk", "radio", "phone"})
+"""FB16.12: radios, field phones, DCs, PSKs and FTs are not subject to Ammunition Shortage."""
+MgType = Literal["lmg", "mmg", "hmg", "50cal"]
+"""A MG's size where a rule asks it (A9.8 dismantling: HMG/MMG; the Russian .50 cal)."""
 UnitKind = Literal["squad", "half_squad", "crew", "leader", "hero"]
 Phase = Literal["rph", "pfph", "mph", "dfph", "afph", "rtph", "ccph"]
 FireMarker = Literal["none", "prep", "first", "final", "intensive"]
@@ -153,7 +162,13 @@ class Weapon(BaseModel):
     captured_from: str | None = None
     main_armament: bool = False
     fb_immune: bool = False
-    """FB16.12/16.65: radio, field phone, DC, PSK, FT, vehicular smoke dispenser."""
+    """FB16.65 and other immunity not given by the kind (a vehicular smoke dispenser)."""
+    mg: MgType | None = None
+    """The MG's size, when known (A9.8)."""
+    cmg: bool = False
+    """A9.4 EXC: a CMG/IFE needs no leader beyond 16 hexes and treats no Infantry as concealed."""
+    dm: bool = False
+    """A9.8: dismantled."""
     special_ammo: tuple[tuple[str, int], ...] = ()
     """C8.9: (type, printed Depletion Number)."""
     depleted: tuple[str, ...] = ()
@@ -166,6 +181,24 @@ class Weapon(BaseModel):
     """A9.22: it laid a Fire Lane this MPh (no further fire until the DFPh except vs TPBF)."""
     repair_tried: bool = False
     """A9.72: a Repair dr was made for it this Player Turn."""
+
+    @property
+    def is_sw(self) -> bool:
+        """A Support Weapon (A9.1), fired only by the unit possessing it.
+
+        >>> Weapon(name="DC", side="Axis", kind="dc").is_sw
+        True
+        """
+        return self.kind in SW_KINDS
+
+    @property
+    def immune(self) -> bool:
+        """FB16.12 (by its kind) or FB16.65 (flagged): not subject to Ammunition Shortage.
+
+        >>> Weapon(name="FT", side="Axis", kind="ft").immune
+        True
+        """
+        return self.fb_immune or self.kind in FB_IMMUNE_KINDS
 
     @property
     def is_mg(self) -> bool:

@@ -22,8 +22,11 @@ from rules_core.asl.actions import (
     AslAction,
     AslActionField,
     Check,
+    DestroyWeapon,
+    Dismantle,
     Fire,
     ListWeapons,
+    RandomDestruction,
     RemoveWeapon,
     Repair,
     SetLevel,
@@ -47,6 +50,7 @@ from rules_core.asl.setup import (
 )
 from rules_core.asl.state import PHASE_NAMES, AslConfig, AslState, Side
 from rules_core.asl.tohit import resolve_tohit
+from rules_core.asl.weapons import destroy_weapon, dismantle, random_destruction
 from rules_core.dice import Dice
 from rules_core.errors import InvalidInput
 from rules_core.outcome import Fact, Outcome
@@ -138,6 +142,12 @@ class AslSystem(GameSystem[AslState, AslAction]):
         if isinstance(action, Check | SetUnit):
             unit = state.unit(action.unit if isinstance(action, Check) else action.name)
             return unit.side if unit else None
+        if isinstance(action, DestroyWeapon | Dismantle):
+            weapon = state.weapon(action.name)
+            return weapon.side if weapon else None
+        if isinstance(action, RandomDestruction):
+            sides = {w.side for n in action.weapons if (w := state.weapon(n)) is not None}
+            return sides.pop() if len(sides) == 1 else None
         return None
 
     def resolve(self, state: AslState, action: AslAction, dice: Dice) -> Outcome[AslState]:
@@ -170,6 +180,12 @@ class AslSystem(GameSystem[AslState, AslAction]):
             return set_phase(state, action)
         if isinstance(action, SetUnit):
             return set_unit(state, action)
+        if isinstance(action, DestroyWeapon):
+            return destroy_weapon(state, action)
+        if isinstance(action, Dismantle):
+            return dismantle(state, action)
+        if isinstance(action, RandomDestruction):
+            return random_destruction(state, action, dice)
         raise InvalidInput(f"Unknown ASL action {action!r}.")  # pragma: no cover
 
     def names(self, state: AslState, kind: str) -> list[str]:

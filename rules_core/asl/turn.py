@@ -236,7 +236,7 @@ it (record it with /asl weapon add … owner: update:true). (A9.1)
     """
     owner = possessor(state, weapon)
     if owner is None:
-        if weapon.kind in ("sw_mg", "sw_other"):
+        if weapon.is_sw:
             raise IllegalAction(
                 f"{weapon.name} has no possessor; only the unit possessing a SW fires it "
                 "(record it with /asl weapon add … owner: update:true).",

@@ -43,7 +43,7 @@ def weapon_state(
     level: int, *, phase: str = "pfph", phasing: str = "Axis", **spec: object
 ) -> AslState:
     data = {"name": "W", "side": "Axis", "kind": "sw_mg", **spec}
-    crew: list[AslAction] = []
+    crew: list[AslAction] = [AddUnit(name="L", side=str(data["side"]), kind="leader")]
     if data["kind"] in ("sw_mg", "sw_other") and "owner" not in data:
         # A9.1: a SW is fired by the unit possessing it (a squad fires one SW MG at no cost)
         crew.append(AddUnit(name="Squad W", side=str(data["side"]), kind="squad"))
@@ -454,7 +454,8 @@ def test_audit_rof_lost_marker_by_phase(phase: str, phasing: str, marker: str) -
 
 def test_audit_broken_mg_keeps_no_rof_fact() -> None:
     out = run(weapon_state(0, rof=3), Fire(weapons=("W",)), [6, 6])  # colored 6 > 3 anyway
-    assert out.facts == (("W", "malfunctioned"), ("Residual FP (W)", "none"))
+    # doubles with no leader directing: the squad manning the MG Cowers (A7.9)
+    assert out.facts == (("W", "malfunctioned"), ("Residual FP (W)", "none"), ("Cowering", "yes"))
 
 
 # --------------------------------------------------------------------------------------------
@@ -585,7 +586,7 @@ def test_audit_immune_weapons_and_personnel() -> None:
     assert run(state, ToHit(gun="IG", phase="pfph"), [6, 6]).fact("IG") == "disabled"
     # the crew's own Inherent FP: no Unit Replacement and no FB Residual flag (16.11).
     out = run(state, Fire(units=("C",)), [6, 6])
-    assert out.facts == ()
+    assert out.facts == (("Cowering", "yes"),)  # A7.9: no leader directing; nothing of FB16
 
 
 def test_audit_residual_flags() -> None:
@@ -598,15 +599,16 @@ def test_audit_residual_flags() -> None:
     out = run(state, Fire(weapons=("LMG",), units=("S",)), [6, 6])
     assert dict(out.facts)["Residual FP (LMG)"] == "none"
     assert dict(out.facts)["Residual FP"] == "none at all"
-    assert out.explanation()[-2:] == [
+    assert out.explanation()[-3:-1] == [
         "FB16.5: no Residual FP from LMG",
         "FB16.5: Original DR 12 in an Axis Small-Arms attack — no Residual FP",
     ]
+    assert out.rules_cited()[-1] == "A7.9"  # doubles, no leader: Cowering
     eleven = run(state, Fire(weapons=("LMG",), units=("S",)), [5, 6])
     assert "Residual FP" not in dict(eleven.facts)
     # no FB at all: a malfunctioned weapon still leaves no Residual FP, by A8.221
     plain = weapon_state(0, rof=1)
-    out = run(plain, Fire(weapons=("W",)), [6, 6])
+    out = run(plain, Fire(weapons=("W",), leader="L"), [6, 6])  # directed: no Cowering
     assert out.facts == (("W", "malfunctioned"), ("Residual FP (W)", "none"))
     assert out.explanation()[-1] == "A8.221: no Residual FP from W"
 
@@ -788,17 +790,18 @@ def test_audit_E18_fpf_level4_full_outcome() -> None:
         ("W", "eliminated"),
         ("Residual FP (W)", "none"),
         ("Residual FP", "none at all"),
+        ("Cowering", "yes"),
     )
     # normal A.11 (X12) already eliminates; FB16.31 is cited only when it is the harsher rule
-    assert elim.rules_cited() == ["A7", "A.11", "FB16.5", "FB16.5"]
+    assert elim.rules_cited() == ["A7", "A.11", "FB16.5", "FB16.5", "A7.9"]
 
 
 def test_audit_E1_b11_level2_full_outcome() -> None:
     state = weapon_state(2, kind="sw_other", b=11)
-    out = run(state, Fire(weapons=("W",)), [5, 5])
+    out = run(state, Fire(weapons=("W",)), [6, 4])
     assert out.facts == (("W", "malfunctioned"), ("Residual FP (W)", "none"))
     assert out.explanation() == [
-        "A7: IFT DR 10 (5,5); Final DR 10 for the IFT",
+        "A7: IFT DR 10 (6,4); Final DR 10 for the IFT",
         "FB16.32: Original DR 10 = B11−1 at level 2 — W malfunctioned",
         "FB16.5: no Residual FP from W",
     ]

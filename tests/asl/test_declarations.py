@@ -47,13 +47,15 @@ def test_a_third_mg_for_one_squad_is_refused() -> None:
 
 def test_a_squad_firing_two_mgs_forfeits_inherent_fp() -> None:
     refused(base(), Fire(weapons=("MG1", "MG2"), units=("S",)), IllegalAction, "A9.11")
-    out = run(base(), Fire(weapons=("MG1", "MG2")), [1, 1])
+    out = run(base(), Fire(weapons=("MG1", "MG2"), leader="L"), [1, 1])
     assert out.facts == (
         ("MG1", "fine"),
         ("MG2", "fine"),
         ("ROF (MG1)", "kept"),
         ("ROF (MG2)", "kept"),
     )
+    # undirected, the same doubles make the squad Cower (A7.9)
+    assert run(base(), Fire(weapons=("MG1", "MG2")), [1, 1]).facts[-1] == ("Cowering", "yes")
 
 
 def test_a_half_squad_firing_a_mg_forfeits_inherent_fp_and_long_range_needs_a_leader() -> None:

@@ -88,8 +88,13 @@ def test_E2_3_two_x_weapons_only_the_highest_dr_removed() -> None:
         SetPhase(phase="pfph", side="Axis"),
     )
     out = run(state, Fire(weapons=("X1", "X2")), [6, 6, 3, 5])
-    assert out.facts == (("X1", "fine"), ("X2", "eliminated"), ("Residual FP (X2)", "none"))
-    assert out.rules_cited() == ["A7", "A9.71", "A9.71", "A9.7", "A9.2", "A8.221"]
+    assert out.facts == (
+        ("X1", "fine"),
+        ("X2", "eliminated"),
+        ("Residual FP (X2)", "none"),
+        ("Cowering", "yes"),
+    )
+    assert out.rules_cited() == ["A7", "A9.71", "A9.71", "A9.7", "A9.2", "A8.221", "A7.9"]
     assert [w.status for w in out.state.weapons] == ["ok", "eliminated"]
 
 
@@ -226,7 +231,7 @@ def test_E12_mmc_firing_only_a_sw_is_never_replaced() -> None:
         AddWeapon(name="LMG", side="Axis", kind="sw_mg", owner="S", rof=1),
         SetPhase(phase="pfph", side="Axis"),
     )
-    out = run(state, Fire(weapons=("LMG",)), [5, 5])
+    out = run(state, Fire(weapons=("LMG",)), [6, 4])
     assert out.facts == (("LMG", "malfunctioned"), ("Residual FP (LMG)", "none"))
     assert out.state.unit("S").quality == ""  # type: ignore[union-attr]
 
@@ -288,7 +293,7 @@ def test_E18_level5_gun_intensive_fire_refused_OVR_prevention_allowed() -> None:
     ("dr", "status", "low", "rules"),
     [
         (10, "malfunctioned", False, ["C3", "C5.6", "C5.6"]),
-        (11, "malfunctioned", True, ["C3", "C5.6", "C5.6"]),
+        (11, "malfunctioned", True, ["C3", "C5.6", "FB16.42"]),  # Low Ammo placed by FB16.42
         (12, "disabled", False, ["C3", "C5.6", "A.11"]),
     ],
 )

@@ -79,7 +79,7 @@ def test_T_A1_5_third_shot_refused_even_as_subsequent_first_fire() -> None:
     refused(state, mph_fire("squad", location="H5", mf=2, sustained=("MG",)), IllegalAction, "A9.2")
     # "Should another unit move into the MG's LOS ... the MG could use Subsequent First Fire
     # (and thus Sustained Fire; 9.3)".
-    out = run(state, mph_fire("other", location="H4", mf=1, sustained=("MG",)), [3, 3])
+    out = run(state, mph_fire("other", location="H4", mf=1, sustained=("MG",)), [3, 4])
     assert out.facts == (("MG", "fine"), ("ROF (MG)", "lost"))
     assert "A9.3" in out.rules_cited()
     mg = out.state.weapon("MG")
@@ -109,6 +109,7 @@ def test_T_A1_6_FG_MMG_rof2_LMG_rof1_colored_2() -> None:
 def a2_state() -> AslState:
     """A German HMG (First Fire marker: Sustained Fire) and a LMG in one FG, in the DFPh."""
     return build(
+        AddUnit(name="L", side="Axis", kind="leader"),
         AddUnit(name="A", side="Axis", kind="squad"),
         AddUnit(name="B", side="Axis", kind="squad"),
         AddWeapon(name="HMG", side="Axis", kind="sw_mg", rof=3, marker="first", owner="A"),
@@ -117,7 +118,8 @@ def a2_state() -> AslState:
     )
 
 
-A2_FIRE = Fire(weapons=("HMG", "LMG"), sustained=("HMG",), range=1)  # Final Fire: ADJACENT
+# Final Fire at an ADJACENT unit; a leader directs, so the doubles of DR 12 are no Cowering (A7.9)
+A2_FIRE = Fire(weapons=("HMG", "LMG"), sustained=("HMG",), range=1, leader="L")
 
 
 def statuses(state: AslState) -> dict[str, tuple[str, str]]:

@@ -201,15 +201,19 @@ class Console:
             self._emit(
                 {"ok": True, "line": number, "input": line.strip(), "reply": reply.to_json()}
             )
+            if reply.awaiting_round is not None and not reply.replayed:
+                await self._resolution(number, line, reply)
             return
         print(render_text(reply), file=self.out)
         if reply.awaiting_round is not None and not reply.replayed:
             await self._resolution(number, line, reply)
-        if reply.file is not None:
-            target = self.options.export_dir / reply.file.filename
+        for written in (reply.file, *reply.attachments):
+            if written is None:
+                continue
+            target = self.options.export_dir / written.filename
             try:
                 target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(reply.file.content)
+                target.write_bytes(written.content)
             except OSError as exc:
                 self._fail(number, line, f"cannot write {target}: {exc.strerror}.", "OSError")
                 return

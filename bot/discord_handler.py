@@ -129,6 +129,8 @@ def reply_files(reply: Reply) -> list[discord.File]:
     files = []
     if reply.file is not None:
         files.append(discord.File(io.BytesIO(reply.file.content), reply.file.filename))
+    for attachment in reply.attachments:
+        files.append(discord.File(io.BytesIO(attachment.content), attachment.filename))
     for stats in reply.stats:
         total = sum(stats.counts)
         png = histogram_png(dict(enumerate(stats.counts, start=1)), f"d{stats.sides}: {total} dice")

@@ -131,6 +131,10 @@ class GameExport(_Command):
 
     action: Literal["game.export"] = "game.export"
     read_only: ClassVar[bool] = True
+    page: bool = Field(
+        default=False,
+        description="Also attach the verifier page: open it in a browser, drop the export in",
+    )
 
 
 class GameEnd(_Command):

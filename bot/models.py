@@ -161,12 +161,15 @@ class Reply(BaseModel):
     file: ReplyFile | None = None
     follow_ups: tuple[FollowUp, ...] = ()
     """Commands offered next (buttons in Discord; their command lines are in ``fields``)."""
+    attachments: tuple[ReplyFile, ...] = ()
+    """More files beside ``file`` (the offline verifier page of ``/game export page:true``)."""
     awaiting_round: int | None = None
     """A beacon game's declaration: the drand round its dice wait for (its result follows)."""
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (the console's ``--json``); a file's content is given as text."""
-        data = self.model_dump(mode="json", exclude={"file"})
+        data = self.model_dump(mode="json", exclude={"file", "attachments"})
+        data["attachments"] = [a.filename for a in self.attachments]
         if self.file is not None:
             data["file"] = {
                 "filename": self.file.filename,

@@ -78,6 +78,7 @@ from bot.gamelog import (
 from bot.models import Actor, DieView, FollowUp, OddsLine, Place, Reply, ReplyFile, UserRef
 from bot.stats import face_stats
 from bot.storage import Append, Duplicate, GameRow, Repository, StorageConflict, StoredEntry
+from bot.web import PAGE_NAME, verifier_page
 from rules_core.dice import Roll, ScriptedDice
 from rules_core.errors import InvalidInput
 from rules_core.odds import OddsTooLarge
@@ -350,7 +351,7 @@ class GameService:
         if isinstance(command, gc.GameLog):
             return await self._log(place, command.last, command.before)
         if isinstance(command, gc.GameExport):
-            return await self._export(place)
+            return await self._export(place, command.page)
         if isinstance(command, gc.Stats):
             return await self._stats(place, actor, command)
         if isinstance(command, gc.RollDice) and preview:
@@ -1358,10 +1359,12 @@ class GameService:
             ephemeral=True,
         )
 
-    async def _export(self, place: Place) -> Reply:
+    async def _export(self, place: Place, page: bool = False) -> Reply:
         row = await self._readable(place)
         text = await export_game(self.repo, row)
+        attachments = (ReplyFile(filename=PAGE_NAME, content=verifier_page()),) if page else ()
         return Reply(
+            attachments=attachments,
             command="/game export",
             title=f"{row.title}: {row.head_seq} log entries exported",
             game_title=row.title,

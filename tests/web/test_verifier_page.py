@@ -1,0 +1,240 @@
+"""The offline verifier page in a real headless Chromium agrees with both Python verifiers: on
+honest exports of server and beacon games, on tampered exports (each must fail, at the same entry),
+and on exports carrying any Unicode text players may write and 64-bit Discord ids."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from bot import game_commands as gc
+from bot import verify_dice
+from bot.beacon.games import BeaconConfig
+from bot.beacon.local import LocalChain, LocalRelay
+from bot.models import Actor, Place
+from bot.service import GameService, export_game
+from bot.storage import Repository
+from bot.verify import verify_lines
+from tests.bot.toysystem import SYSTEM, Shoot
+from tests.web.browser import PAGE, Browser
+
+SYSTEMS = {"toy": SYSTEM}
+# Discord ids are 64-bit: beyond JavaScript's 2^53 exact integers
+ALICE = Actor(user_id=2**63 - 25, name="alice")
+BOB = Actor(user_id=2**62 + 1, name="bob")
+HERE = Place(guild_id=2**60 + 3, channel_id=2**61 + 7)
+
+
+async def play(
+    db: Path, texts: tuple[str, str, str] = ("Hill 621", "fortune", "Morale Check"),
+    *, beacon: BeaconConfig | None = None, end: bool = True,
+) -> str:  # fmt: skip
+    """A toy game with player text in its title, a seed phrase and a roll's reason; its export."""
+    title, phrase, reason = texts
+    repo = await Repository.open(db)
+    service = GameService(repo, SYSTEMS, beacon=beacon)
+    try:
+        dice = "beacon" if beacon else "server"
+        await service.handle(HERE, ALICE, "n", gc.GameNew(system="toy", title=title, dice=dice))
+        await service.handle(HERE, ALICE, "s1", gc.GameSeat(side="Axis"))
+        await service.handle(HERE, BOB, "s2", gc.GameSeat(side="Allied"))
+        await service.handle(HERE, BOB, "p", gc.GameSeed(phrase=phrase))
+        for n, command in enumerate([Shoot(side="Axis"), gc.RollDice(dice="2d6", reason=reason)]):
+            reply = await service.handle(HERE, ALICE if n == 0 else BOB, f"a{n}", command)
+            if reply.awaiting_round is not None:
+                await service.resolution(HERE, reply)
+        if end:
+            await service.handle(HERE, ALICE, "e", gc.GameEnd())
+        row = await repo.latest_game(HERE.guild_id, HERE.channel_id)
+        assert row is not None
+        return await export_game(repo, row)
+    finally:
+        await service.close_beacon()
+        await repo.close()
+
+
+def python_verdicts(text: str) -> tuple[bool, bool, str]:
+    """(stdlib verifier OK, referee verify OK, the stdlib's message)."""
+    lines = verify_dice.split_lines(text)
+    try:
+        verify_dice.check(lines)
+        standalone, message = True, "OK"
+    except verify_dice.Mismatch as exc:
+        standalone, message = False, str(exc)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        standalone, message = False, f"malformed export ({exc!r})"
+    return standalone, verify_lines(lines, SYSTEMS).ok, message
+
+
+def write(tmp: Path, name: str, text: str) -> Path:
+    path = tmp / name
+    path.write_text(text, encoding="utf-8", newline="")
+    return path
+
+
+def canonical(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def resealed(text: str, change: Any) -> str:
+    """The export after ``change(entries)``, its hash chain recomputed (a forger's export)."""
+    lines = text.splitlines()
+    header, entries = json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
+    change(entries)
+    prev, out = "0" * 64, []
+    for entry in entries:
+        entry.pop("hash", None)
+        entry["prev"] = prev
+        prev = hashlib.sha256(canonical(entry).encode("utf-8")).hexdigest()
+        out.append(canonical({**entry, "hash": prev}))
+    header["head"] = {"seq": len(entries), "hash": prev}
+    return "\n".join([canonical(header), *out]) + "\n"
+
+
+def test_the_page_is_one_self_contained_file() -> None:
+    html = PAGE.read_text(encoding="utf-8")
+    assert "crypto.subtle" in html
+    for outside in ("src=", "href=", "http://", "https://", "fetch(", "XMLHttpRequest", "import "):
+        assert outside not in html, outside
+
+
+def test_honest_exports_verify_in_the_page_and_in_python(browser: Browser, tmp_path: Path) -> None:
+    text = asyncio.run(play(tmp_path / "a.db"))
+    assert python_verdicts(text)[:2] == (True, True)
+    verdict = browser.verify(write(tmp_path, "server.jsonl", text))
+    assert verdict.ok, verdict
+    counts = verify_dice.check(verify_dice.split_lines(text))
+    assert f"{counts['entries']} entries, {counts['dice checked']} dice checked" in verdict.counts
+    assert counts["dice checked"] >= 4
+
+
+def test_a_beacon_game_verifies_in_the_page_which_says_what_it_did_not_check(
+    browser: Browser, tmp_path: Path
+) -> None:
+    async def beacon_game() -> str:
+        relay = LocalRelay(LocalChain.new(period=1))
+        await relay.start()
+        try:
+            config = BeaconConfig(chain=relay.info, relays=(relay.url,), timeout=0.5)
+            return await play(tmp_path / "b.db", beacon=config)
+        finally:
+            await relay.stop()
+
+    text = asyncio.run(beacon_game())
+    assert python_verdicts(text)[:2] == (True, True)
+    verdict = browser.verify(write(tmp_path, "beacon.jsonl", text))
+    assert verdict.ok, verdict
+    assert "2 beacon rounds (signatures not checked)" in verdict.counts
+    assert any("did not check the beacon rounds' BLS signatures" in n for n in verdict.notes)
+
+
+def test_tampered_exports_fail_in_the_page_and_in_both_python_verifiers(
+    browser: Browser, tmp_path: Path
+) -> None:
+    text = asyncio.run(play(tmp_path / "t.db"))
+    lines = text.splitlines()
+    shot = next(i for i, line in enumerate(lines) if '"kind":"action"' in line)
+
+    def face(entries: list[dict[str, Any]]) -> None:
+        die = entries[shot - 1]["dice"][0]
+        die["face"] = die["face"] % 6 + 1
+        for roll in entries[shot - 1]["outcome"]["rolls"]:
+            roll["faces"] = [die["face"], *roll["faces"][1:]]
+            break
+
+    def seed(entries: list[dict[str, Any]]) -> None:
+        entries[-1]["revealed_seed"] = "00" * 32
+
+    def phrase(entries: list[dict[str, Any]]) -> None:
+        entry = next(e for e in entries if e["kind"] == "game.seed")
+        entry["phrase"] += "!"
+
+    def removed(entries: list[dict[str, Any]]) -> None:
+        del entries[shot - 1]
+
+    short_head = json.loads(lines[0])
+    short_head["head"]["seq"] -= 1
+    forgeries = {
+        "edited": "\n".join(
+            [*lines[:shot], lines[shot].replace('"target":7', '"target":8', 1), *lines[shot + 1 :]]
+        )
+        + "\n",
+        "face": resealed(text, face),
+        "seed": resealed(text, seed),
+        "phrase": resealed(text, phrase),
+        "removed": "\n".join(lines[:shot] + lines[shot + 1 :]) + "\n",
+        "reordered": "\n".join(
+            [lines[0], *lines[1 : shot - 1], lines[shot], lines[shot - 1], *lines[shot + 1 :]]
+        )
+        + "\n",
+        "header head": "\n".join([canonical(short_head), *lines[1:]]) + "\n",
+        "big id rounded": text.replace(str(ALICE.user_id), str(int(float(ALICE.user_id))), 1),
+    }
+    for name, forged in forgeries.items():
+        assert forged != text, name
+        standalone, full, message = python_verdicts(forged)
+        verdict = browser.verify(write(tmp_path, f"{name}.jsonl", forged))
+        assert (standalone, full, verdict.ok) == (False, False, False), (name, message, verdict)
+        if message.startswith("entry "):
+            assert verdict.problems[0].split(":")[0] == message.split(":")[0], (name, verdict)
+
+
+TEXT = st.text(min_size=1, max_size=30)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(title=TEXT, phrase=TEXT, reason=TEXT)
+@example(
+    title='\u2028\x85\x00\x7f"\\\t', phrase="é\U0001f600\ufffd", reason="\u2029ℤ\U00010000\uffff"
+)
+@example(title="key order: \U00010000 \uffff", phrase=" ", reason="\n\r")
+def test_any_unicode_players_write_verifies_alike_in_the_page_and_in_python(
+    browser: Browser, title: str, phrase: str, reason: str
+) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            text = asyncio.run(play(Path(tmp) / "u.db", (title, phrase, reason)))
+        except Exception as exc:  # the bot refused the text: then there is nothing to verify
+            assert getattr(exc, "user_message", None), exc
+            return
+        standalone, full, message = python_verdicts(text)
+        verdict = browser.verify(write(Path(tmp), "unicode.jsonl", text))
+        assert (standalone, full, verdict.ok) == (True, True, True), (message, verdict)
+        counts = verify_dice.check(verify_dice.split_lines(text))
+        assert f"{counts['dice checked']} dice checked" in verdict.counts
+
+
+def test_game_export_page_true_attaches_the_page_which_verifies_the_export(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """A real ``referee console``: ``/game export page:true`` writes the export and the page;
+    the page written (not the source file) verifies the export in the browser."""
+    script = tmp_path / "game.txt"
+    script.write_text(
+        "/game new system:toy title:Attached\n/game seat side:Axis\n/toy shoot side:Axis\n"
+        "/game end\n/game export page:true\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    run = subprocess.run(
+        [sys.executable, "-m", "bot", "console", str(script), "--db", str(tmp_path / "c.db"),
+         "--as", "alice", "--out", str(out), "--plugin", "tests.bot.toysystem"],
+        capture_output=True, text=True, timeout=120, cwd=PAGE.parents[2],
+        env={k: v for k, v in os.environ.items() if not k.startswith(("REFEREE_", "DISCORD_"))},
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout + run.stderr
+    page = out / "verify.html"
+    assert page.read_bytes() == PAGE.read_bytes()
+    (export,) = out.glob("game-*.jsonl")
+    verdict = browser.verify_with(page, export)
+    assert verdict.ok, verdict

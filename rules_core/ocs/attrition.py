@@ -1,4 +1,4 @@
-"""The Attrition Table for stacks with Out of Supply units (OCS 12.8a-c, chart 12.8; RES-13).
+"""The Attrition Table for stacks with Out of Supply units (OCS 12.8a-c, chart 12.8).
 
 >>> attrition_result("3", 9)
 2
@@ -23,8 +23,9 @@ Column = Literal["5-4", "3", "2", "1", "0"]
 Loss = int | Literal["all"]
 
 ATTRITION_TABLE: dict[Column, tuple[tuple[int, Loss], ...]] = {
-    # OCS chart 12.8 Attrition Table (RES-13): (lowest Final DR, steps lost) per row, per OOS AR
-    # column. Rows: No Loss, -1 Step, -2 Steps, -4 Steps, -All Steps. AR 0 has no No-Loss row.
+    # OCS chart 12.8 Attrition Table, read column by column: (lowest Final DR, steps lost)
+    # per row, per OOS AR column. Rows: No Loss, -1 Step, -2 Steps, -4 Steps, -All Steps.
+    # AR 0 has no No-Loss row.
     "5-4": ((2, 0), (9, 1), (11, 2), (12, 4), (13, "all")),
     "3": ((2, 0), (6, 1), (8, 2), (10, 4), (12, "all")),
     "2": ((2, 0), (4, 1), (6, 2), (8, 4), (10, "all")),
@@ -63,7 +64,7 @@ def attrition_result(column: Column, final_dr: int) -> Loss:
 
 
 def attrition_ar(unit: Unit) -> int:
-    """The AR used for attrition: Strat Mode makes it 0, DG is ignored (OCS 12.8c, P3 9.6a).
+    """The AR used for attrition: Strat Mode makes it 0, DG is ignored (OCS 12.8c, 9.6a).
 
     >>> attrition_ar(Unit(name="a", side="Axis", ar=5, mode="DG"))
     5
@@ -155,14 +156,14 @@ def roll_attrition(plan: AttritionPlan, dice: Dice) -> AttritionRoll:
 
 
 def _lose_steps(unit: Unit, lost: int) -> Unit:
-    # P3 9.11d: a multi-step unit's RE follows its steps (never 0 RE while a step is left)
+    # 9.11d: a multi-step unit's RE follows its steps (never 0 RE while a step is left)
     return unit.with_steps(unit.steps - lost)
 
 
 def apply_attrition(
     state: OcsState, plan: AttritionPlan, rolled: AttritionRoll
 ) -> Outcome[OcsState]:
-    """The new state and explanation of an attrition check (OCS 12.8b, P3 9.11b).
+    """The new state and explanation of an attrition check (OCS 12.8b, 9.11b).
 
     >>> from rules_core.dice import ScriptedDice
     >>> s = OcsState(sides=("Axis",), units=(Unit(name="a", side="Axis", out_of_supply=True),))

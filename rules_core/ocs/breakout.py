@@ -136,7 +136,7 @@ def _label(plan: BreakoutPlan, base: str, point: int) -> str:
 def roll_breakout(plan: BreakoutPlan, dice: Dice) -> BreakoutRoll:
     """Roll the Breakout dr (one per Transport Point) and, on success, the unmodified Return dr.
 
-    OCS 12.8e; the Return dr is unmodified (RES-21, A-BO-RETURN).
+    OCS 12.8e; the Return dr is unmodified (the +1 is for the Breakout dr only).
 
     >>> from rules_core.dice import ScriptedDice
     >>> s = OcsState(sides=("Axis",), units=(Unit(name="a", side="Axis", trace="none"),))
@@ -154,7 +154,7 @@ def roll_breakout(plan: BreakoutPlan, dice: Dice) -> BreakoutRoll:
         returns: int | None = None
         if breakout_succeeds(final):
             label = _label(plan, "Return dr", point)
-            returns = dice.dr(label)  # RES-21 / A-BO-RETURN: unmodified
+            returns = dice.dr(label)  # unmodified: the +1 is for the Breakout dr only
             rolls.append(Roll(label=label, kind="dr", sides=6, faces=(returns,)))
         results.append((final, returns))
     if plan.points == 1:

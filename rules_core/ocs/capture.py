@@ -1,4 +1,4 @@
-"""Capturing dumps and Transport Points: the Capture Table (OCS 12.11b; v3 chart; P3 9.14b-c).
+"""Capturing dumps and Transport Points: the Capture Table (OCS 12.11b; v3 chart; 9.14b-c).
 
 >>> CAPTURE_TABLE[5]
 (50, 50, 75)
@@ -23,7 +23,7 @@ Category = Literal["Dump", "Trucks", "Other Transport Points"]
 
 CAPTURE_TABLE: dict[int, tuple[int, int, int]] = {
     # OCS v3 Capture Table: dr → % captured of (Dump on the ground, Trucks and their loaded SP,
-    # Other Transport Points and their loaded SP). The stray "Moto a." row is ignored (RES-16).
+    # Other Transport Points and their loaded SP). The stray "Moto a." row is ignored.
     1: (0, 0, 0),
     2: (25, 0, 0),
     3: (25, 25, 25),
@@ -162,7 +162,7 @@ def plan_capture(state: OcsState, action: Capture) -> CapturePlan:
 
 @dataclass(frozen=True)
 class VehicleSplit:
-    """How one category of Transport Points divides (P3 9.14c, brief §5.10).
+    """How one category of Transport Points divides (9.14c).
 
     ``taken`` holds, per counter, the points captured and the Tokens the captured vehicles of
     that counter carry away; ``kept_load`` the load left on the owner's part of each counter;
@@ -188,7 +188,7 @@ class VehicleSplit:
 
 
 def split_vehicles(plan: CapturePlan, category: Category, percent: int) -> VehicleSplit:
-    """Divide a category: the percent of the points and, separately, of their load (P3 9.14c).
+    """Divide a category: the percent of the points and, separately, of their load (9.14c).
 
     Points are taken from the counters in their listed order (the owner's choice). Exactly the
     captured share of the pooled load goes with the captor — on the captured vehicles, their own

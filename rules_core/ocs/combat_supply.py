@@ -44,7 +44,7 @@ def attacker_cost(unit: Unit, *, dak_brigades: bool = False) -> int:
 
 
 def defender_cost(defenders: Sequence[Unit]) -> int:
-    """Tokens a defence needs: 2 T per combat, 1 T if 1 RE or less defends (OCS 12.4, RES-19).
+    """Tokens a defence needs: 2 T per combat, 1 T if 1 RE or less defends (OCS 12.4).
 
     >>> defender_cost([Unit(name="a", side="Axis", re=Fraction(3, 2))])
     2
@@ -78,7 +78,7 @@ def resolve_attack(state: OcsState, action: Attack) -> Outcome[OcsState]:
     Units pay on-map supply while enough is reachable — Exhausted units first (they have no
     internals to fall back on, 12.10c), then in the order given; the rest use their internal
     stocks (12.10a-b). A single counter never mixes the two (12.10g); a multi-step unit
-    on internals still spends the reachable on-map supply, up to its need (12.10h, A-WASTE).
+    on internals still spends the reachable on-map supply, up to its need (12.10h).
     The attack is refused, naming each unit and what it lacks, when any unit cannot be supplied.
 
     >>> from rules_core.ocs.state import Dump
@@ -169,7 +169,7 @@ def resolve_defend(state: OcsState, action: Defend) -> Outcome[OcsState]:
     On-map supply pays the whole combat when enough is reachable; otherwise each defender uses
     its own internal stocks (12.10a-b, 12.10d); an Exhausted unit defends without combat supply
     (12.10c): ×1/2, or ×1/4 when marked Out of Supply (12.8d). A lone multi-step defender on
-    internals still spends the short on-map supply it reaches (12.10g-h, A-WASTE).
+    internals still spends the short on-map supply it reaches (12.10g-h).
 
     >>> s = OcsState(sides=("Axis",), units=(Unit(name="1 Bn", side="Axis", re=Fraction(1, 2),
     ...              internals="EXHAUSTED"),))
@@ -227,7 +227,7 @@ def resolve_defend(state: OcsState, action: Defend) -> Outcome[OcsState]:
                 facts.append((f"{unit.name} internals", new_level))
         lone = units[0] if len(units) == 1 else None
         if lone is not None and lone.steps > 1 and supplied[lone.name] and available > 0:
-            # 12.10g: a single counter cannot mix; 12.10h (A-WASTE): the reachable on-map
+            # 12.10g: a single counter cannot mix; 12.10h: the reachable on-map
             # supply is spent all the same, up to the defence's cost
             wasted = min(available, cost)
             left = available - wasted

@@ -17,7 +17,7 @@ from rules_core.ocs.tokens import Rounding, format_tokens, parse_tokens, round_n
 from rules_core.outcome import Fact, Outcome, Step
 
 BLOWING_TABLE: dict[int, int] = {1: 25, 2: 50, 3: 50, 4: 75, 5: 75, 6: 100}
-"""OCS chart 12.11a Dump Blowing Table (RES-14): dr → percent of the named SP destroyed."""
+"""OCS chart 12.11a Dump Blowing Table (its "1" is the top row): dr → percent destroyed."""
 
 
 def resolve_dump_add(state: OcsState, action: DumpAdd) -> Outcome[OcsState]:

@@ -27,7 +27,7 @@ RECOVERED: dict[InternalStocks, InternalStocks] = {"EXHAUSTED": "LOW", "LOW": "N
 
 
 def recovery_cost_per_level(unit: Unit) -> int:
-    """Tokens to recover one level: 2 T × max(1, RE) (OCS 12.10e, RES-18).
+    """Tokens to recover one level: 2 T × max(1, RE) (OCS 12.10e, chart 12.10b).
 
     >>> recovery_cost_per_level(Unit(name="Bn", side="Axis", re=Fraction(1, 2)))
     2
@@ -53,7 +53,7 @@ def resolve_recover(state: OcsState, action: Recover) -> Outcome[OcsState]:
     or throw path the player states by naming them (12.10e B). When the dump covers every level,
     exactly that is spent. Otherwise all of it is expended:
     units buy whole levels in priority order (the order named; by default the largest deficit
-    in Tokens first, brief §5.4) and the Tokens that buy no level are wasted (12.10e C).
+    in Tokens first) and the Tokens that buy no level are wasted (12.10e C).
 
     >>> from rules_core.ocs.state import Dump
     >>> s = OcsState(sides=("Axis",), dumps=(Dump(side="Axis", hex="A1", tokens=3),),

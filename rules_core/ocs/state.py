@@ -1,4 +1,4 @@
-"""The OCS game state: sides, dumps, units and fuel markers (OCS 12.1, 12.5, 12.10; brief §5.12).
+"""The OCS game state: sides, dumps, units and fuel markers (OCS 12.1, 12.5, 12.10).
 
 Every model is frozen; a transition builds a new state with :meth:`OcsState.model_copy`.
 Supply is stored as integer Tokens (1 SP = 4 T); Regimental Equivalents as exact fractions.
@@ -44,16 +44,16 @@ Segment = Literal["movement", "barrage", "combat"]
 
 
 class OcsOptions(BaseModel):
-    """The configuration flags of RULES_BRIEF §7 for OCS, with their defaults."""
+    """The OCS options of a game, with their defaults."""
 
     model_config = ConfigDict(frozen=True)
 
     ocs_rounding: Rounding = "half-up"
-    """A-OCS-ROUND: how "round to the nearest" treats exact halves."""
+    """How "round to the nearest" treats exact halves (default: up)."""
     dak_brigades: bool = False
     """OCS 12.4 exception: in DAK a 2-step brigade pays 1 T to attack."""
     ruleset: Literal["ocs_v3_charts"] = "ocs_v3_charts"
-    """RES-22: the v3 charts (9.4e Combined Arms)."""
+    """The v3 charts (9.4e Combined Arms)."""
 
 
 class Dump(BaseModel):
@@ -115,7 +115,7 @@ class Unit(BaseModel):
         return self.kind != "transport"
 
     def with_steps(self, steps: int) -> Unit:
-        """A copy with ``steps`` left; a multi-step unit's RE follows its steps (P3 9.11d).
+        """A copy with ``steps`` left; a multi-step unit's RE follows its steps (series rule 9.11d).
 
         The RE keeps its share per step (a 2-step, 1-RE unit that loses a step is 1/2 RE), so a
         unit that still has steps never drops to 0 RE; with no step left it goes to the Dead Pile.
@@ -136,7 +136,7 @@ class Unit(BaseModel):
 
     @property
     def is_trucks(self) -> bool:
-        """RES-17: Transport Points with MA > 10 are Trucks; MA ≤ 10 are Other Transport Points."""
+        """Capture Table: Transport Points with MA > 10 are Trucks; MA ≤ 10, Other ones."""
         return self.printed_ma > 10
 
 
@@ -299,7 +299,7 @@ class OcsState(BaseModel):
         return name
 
     def with_units(self, *changed: Unit) -> OcsState:
-        """A copy with these units replaced (by name) or appended (brief §5.12 state).
+        """A copy with these units replaced (by name) or appended.
 
         >>> s = OcsState(sides=("Axis",), units=(Unit(name="a", side="Axis"),))
         >>> [u.steps for u in s.with_units(Unit(name="a", side="Axis", steps=2)).units]

@@ -18,7 +18,7 @@ CombatMode = Literal["attack", "defend"]
 
 SUPPLY_MATRIX: dict[tuple[CombatMode, bool, bool], Fraction | None] = {
     # (mode, marked Out of Supply, combat supply paid) -> multiplier; None = may not attack.
-    # OCS 12.4 Important Note, 12.8b chart, 12.8d; brief §5.3 (RES-20).
+    # OCS 12.4 Important Note, 12.8b chart, 12.8d (the reductions combine).
     ("attack", False, True): Fraction(1),
     ("attack", False, False): None,
     ("attack", True, True): Fraction(1, 2),

@@ -150,7 +150,7 @@ class OcsSystem(GameSystem[OcsState, AnyOcsAction]):
     action_adapter: TypeAdapter[AnyOcsAction] = TypeAdapter(OcsAction)
 
     def new_state(self, sides: Sequence[str], options: Mapping[str, Any]) -> OcsState:
-        """A fresh state; ``options`` are the OCS flags of brief §7 (unknown ones are refused).
+        """A fresh state; ``options`` are the OCS options (unknown ones are refused).
 
         >>> SYSTEM.new_state(["Axis", "Soviet"], {"ocs_rounding": "half-even"}).options.ocs_rounding
         'half-even'

@@ -97,7 +97,7 @@ def format_tokens(tokens: int) -> str:
 
 
 def round_nearest(value: Fraction, rounding: Rounding = "half-up") -> int:
-    """Round a non-negative fraction "to the nearest" (A-OCS-ROUND, config ``ocs_rounding``).
+    """Round a non-negative fraction "to the nearest" (halves: ``ocs_rounding``).
 
     >>> round_nearest(Fraction(1, 2)), round_nearest(Fraction(5, 2), "half-even")
     (1, 2)

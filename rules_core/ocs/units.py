@@ -31,7 +31,7 @@ NO_MOVE_FUEL: dict[str, str] = {
 
 
 def parse_re(text: str) -> Fraction:
-    """Regimental Equivalents as an exact fraction: "1", "1/2", "2 1/2", "1.5" (P3 9.11d).
+    """Regimental Equivalents as an exact fraction: "1", "1/2", "2 1/2", "1.5" (series rule 9.11d).
 
     >>> parse_re("2 1/2"), parse_re("1/2")
     (Fraction(5, 2), Fraction(1, 2))
@@ -170,10 +170,10 @@ def _optional_name(text: str | None, current: str | None) -> str | None:
 
 
 def resolve_unit_change(state: OcsState, action: UnitChange) -> Outcome[OcsState]:
-    """Change a unit after play: steps left, RE, AR, mode, formation, HQ (P3 9.11, OCS 12.8c).
+    """Change a unit after play: steps left, RE, AR, mode, formation, HQ (9.11, OCS 12.8c).
 
     Steps left after combat losses set its combat-supply cost (1 T per step, 12.4); a multi-step
-    unit's RE follows its steps unless a new RE is given (P3 9.11d); with no step left it goes
+    unit's RE follows its steps unless a new RE is given (9.11d); with no step left it goes
     to the Dead Pile.
 
     :raises IllegalAction: a change of a unit that is not on the map (only its formation, HQ

@@ -1,4 +1,4 @@
-"""Independent audit of rules_core.ocs against RULES_BRIEF §5/§6 and the seeds S3 (v3 charts), S4.
+"""Independent audit of rules_core.ocs against the OCS v3 charts and series rules section 12.
 
 Every expected value below is written from the seed charts and the brief, not from the code:
 the tables are typed again here cell by cell and compared with what the system resolves.
@@ -476,7 +476,7 @@ def test_recovery_default_order_is_largest_deficit_in_tokens_first() -> None:
 
 
 def test_T_O6_with_three_separate_one_point_truck_counters_captures_exactly_3T() -> None:
-    """P3 9.14c / brief §5.10: the percent applies to the points and, separately, to the load.
+    """9.14c: the percent applies to the points and, separately, to the load.
 
     T-O6 with its 3 trucks as three 1-point counters carrying 1 SP each: dr 3 (25 %) captures
     1 truck and 12 T × 25 % = 3 T — not the captured counter's whole 4 T. The owner keeps
@@ -550,7 +550,7 @@ def test_every_preview_takes_at_most_5_ms() -> None:
 
 
 def test_single_multi_step_defender_on_internals_still_spends_the_short_supply() -> None:
-    """12.10g + 12.10h (brief §5.2, A-WASTE): a lone 3-step division defends (3 RE ⇒ 2 T) with
+    """12.10g + 12.10h: a lone 3-step division defends (3 RE ⇒ 2 T) with
     only 1 T reachable: it cannot mix, so it uses internals (Low) and the 1 T is wasted."""
     div = Unit(name="Div", side="Axis", steps=3, re=Fraction(3))
     state = game(div, dumps=(Dump(side="Axis", hex="D", tokens=1),))

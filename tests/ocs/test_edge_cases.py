@@ -1,4 +1,4 @@
-"""RULES_BRIEF §6.2: the OCS edge cases E5-E9 and E14-E16, each row a test of its own."""
+"""OCS edge cases (attrition, breakout, internals, eating, strength, rounding), a test a row."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES_BRIEF §6: the OCS seed examples (T-O1…T-O7), each row a test with scripted dice."""
+"""The worked examples of OCS section 12 and 9.5b/9.14c, each row a test with scripted dice."""
 
 from __future__ import annotations
 

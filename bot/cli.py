@@ -78,7 +78,8 @@ def _dice_script(text: str | None) -> tuple[int, ...] | None:
 
 def cmd_console(args: argparse.Namespace) -> int:
     """Play through the same commands without Discord."""
-    from bot.console import ConsoleOptions, run_console
+    from bot.console import ConsoleOptions, console_place, run_console
+    from bot.errors import UserError
 
     database: Path | str
     if args.db:
@@ -88,12 +89,18 @@ def cmd_console(args: argparse.Namespace) -> int:
     options = ConsoleOptions(
         database=database,
         channel=args.channel,
+        guild=args.guild,
         user=args.as_user,
         admins=tuple(args.admin or ()),
         dice=_dice_script(args.dice),
         json=args.json,
         export_dir=Path(args.out),
     )
+    try:
+        console_place(options)
+    except UserError as exc:
+        print(exc, file=sys.stderr)
+        return 2
     try:
         return asyncio.run(run_console(options, args.file, _systems(args.plugin or ())))
     except StorageUnavailable as exc:
@@ -131,6 +138,12 @@ def build_parser() -> argparse.ArgumentParser:
         "(default: REFEREE_DATABASE_URL, else REFEREE_DB)",
     )
     console.add_argument("--channel", default="console", help="the channel to play in")
+    console.add_argument(
+        "--guild",
+        type=int,
+        metavar="ID",
+        help="play in this Discord server's channel whose id --channel gives (the bot's database)",
+    )
     console.add_argument(
         "--as", dest="as_user", default="you", help="who you are (a line may start with @name)"
     )

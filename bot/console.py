@@ -58,6 +58,19 @@ def console_user(name: str) -> UserRef:
     return UserRef(id=console_id(clean), name=clean)
 
 
+def console_place(options: ConsoleOptions) -> Place:
+    """Where the console plays: its own channel ``options.channel``, or with ``options.guild`` the
+    Discord channel whose id is ``options.channel``."""
+    if options.guild is None:
+        return Place(guild_id=CONSOLE_GUILD, channel_id=console_id(options.channel))
+    if not options.channel.strip().isdigit():
+        raise BadCommand(
+            f"With --guild, --channel takes the Discord channel's id (digits), not "
+            f"{options.channel!r}."
+        )
+    return Place(guild_id=options.guild, channel_id=int(options.channel))
+
+
 @dataclass
 class ConsoleOptions:
     """The console's command-line options."""
@@ -65,6 +78,9 @@ class ConsoleOptions:
     database: Path | str
     """An SQLite file or a ``postgresql://`` URL."""
     channel: str = "console"
+    guild: int | None = None
+    """A Discord server's id: play in its channel whose id is ``channel`` (the bot's games, on
+    the bot's database), instead of the console's own channels."""
     user: str = "you"
     admins: tuple[str, ...] = ()
     dice: tuple[int, ...] | None = None
@@ -139,7 +155,7 @@ class Console:
         self.options = options
         self.out = out
         self.reproducible = reproducible
-        self.place = Place(guild_id=CONSOLE_GUILD, channel_id=console_id(options.channel))
+        self.place = console_place(options)
         self.failures = 0
         self.stopped = False
         """Set by ``quit`` or ``exit``: no later line runs."""
@@ -339,7 +355,7 @@ async def run_console(
                 dice_default=settings.dice_default,
             )
         else:
-            place = Place(guild_id=CONSOLE_GUILD, channel_id=console_id(options.channel))
+            place = console_place(options)
             latest = await repo.latest_game(place.guild_id, place.channel_id)
             salt = "0" if latest is None else f"{latest.id}.{latest.head_seq}"
             reproducible = Reproducible(options.channel, salt)

@@ -1,0 +1,98 @@
+"""Several processes, one PostgreSQL database, one game: the real bot on the fake Discord and two
+``referee console`` processes (``--guild``/``--channel`` name the bot's channel) roll in the same
+game at the same time. Afterwards every roll is in the log once, the dice are numbered once, and
+the exported chain verifies — the database serialised the writers, not an in-process lock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.service import InstalledSystems, export_game
+from bot.storage import Repository
+from bot.verify import verify_lines
+from tests.e2e.conftest import ROOT, BotLauncher
+from tests.fake_discord import FakeDiscord, Reply
+from tests.pgserver import PostgresServer
+
+pytestmark = [pytest.mark.e2e]
+
+TIMEOUT = 60.0
+BOT_ROLLS = 20
+CONSOLE_ROLLS = 40
+
+
+async def answer(discord: FakeDiscord, path: list[str], options: dict[str, str]) -> Reply:
+    sent = await discord.slash(path, options, user="alice", channel="table-1")
+    reply = await sent.next_reply(TIMEOUT)
+    if reply.type == 5:  # deferred: the result follows
+        reply = await sent.next_reply(TIMEOUT)
+    return reply
+
+
+async def console(url: str, guild: str, channel: str, name: str, script: Path) -> int:
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "console", str(script), "--db", url,
+        "--guild", guild, "--channel", channel, "--as", name, "--admin", name,
+        cwd=ROOT, env=environment, stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    _, errors = await asyncio.wait_for(process.communicate(), 240)
+    assert process.returncode == 0, errors.decode()
+    return process.returncode
+
+
+async def test_a_bot_and_two_consoles_roll_in_one_postgresql_game_at_once(
+    fake_discord: FakeDiscord,
+    bots: BotLauncher,
+    postgres_server: PostgresServer,
+    tmp_path: Path,
+) -> None:
+    url = await postgres_server.create_database()
+    bot = await bots.start_ready(["-m", "bot", "run"], REFEREE_DATABASE_URL=url)
+    new = await answer(fake_discord, ["game", "new"], {"system": "asl"})
+    assert "New asl game" in new.embeds[0]["title"], new.data
+    guild, channel = fake_discord.guild_id, fake_discord.channels["table-1"]["id"]
+    scripts = []
+    for name in ("carol", "dave"):
+        script = tmp_path / f"{name}.txt"
+        script.write_text(f"/roll dice:2d6 reason:{name}\n" * CONSOLE_ROLLS)
+        scripts.append((name, script))
+
+    consoles = [asyncio.ensure_future(console(url, guild, channel, n, s)) for n, s in scripts]
+    replies: list[Reply] = []
+    while len(replies) < BOT_ROLLS or not all(c.done() for c in consoles):
+        # the bot keeps rolling while the consoles roll (and at least BOT_ROLLS times)
+        n = len(replies)
+        replies.append(await answer(fake_discord, ["roll"], {"dice": "DR", "reason": f"bot {n}"}))
+    await asyncio.gather(*consoles)
+    assert all(r.embeds for r in replies), [r.data for r in replies if not r.embeds]
+
+    repo = await Repository.open(url)
+    try:
+        row = await repo.active_game(int(guild), int(channel))
+        assert row is not None
+        entries = await repo.entries(row.id)
+        reasons = [e.data().get("reason") for e in entries]
+        assert row.head_seq == len(entries) == 1 + len(replies) + 2 * CONSOLE_ROLLS
+        assert reasons.count("carol") == reasons.count("dave") == CONSOLE_ROLLS
+        assert sorted(r for r in reasons if r and r.startswith("bot ")) == sorted(
+            f"bot {i}" for i in range(len(replies))
+        )
+        for name in ("carol", "dave"):  # the writers really took turns: interleaved entries
+            mine = [i for i, r in enumerate(reasons) if r == name]
+            between = reasons[mine[0] : mine[-1]]
+            assert any(r and r.startswith("bot ") for r in between), reasons
+        dice = [d["seq"] for e in entries for d in e.data()["dice"]]
+        assert dice == list(range(1, row.next_die))
+        report = verify_lines((await export_game(repo, row)).splitlines(), InstalledSystems())
+        assert report.ok, report.message
+    finally:
+        await repo.close()
+    assert "Traceback" not in bot.output(), bot.output()

@@ -1,4 +1,5 @@
-"""The ``referee`` command: ``referee run``, ``referee console``, ``referee verify FILE``."""
+"""The ``referee`` command: ``referee run``, ``referee console``, ``referee verify FILE``,
+``referee backup FILE``, ``referee migrate-db SOURCE TARGET``."""
 
 from __future__ import annotations
 
@@ -81,11 +82,7 @@ def cmd_console(args: argparse.Namespace) -> int:
     from bot.console import ConsoleOptions, console_place, run_console
     from bot.errors import UserError
 
-    database: Path | str
-    if args.db:
-        database = args.db if is_database_url(args.db) else Path(args.db)
-    else:
-        database = _settings().database_target
+    database = _database(args.db)
     options = ConsoleOptions(
         database=database,
         channel=args.channel,
@@ -120,6 +117,44 @@ def cmd_verify(args: argparse.Namespace) -> int:
     report = verify_file(Path(args.file), systems)
     print(report.message)
     return 0 if report.ok else 1
+
+
+def _database(given: str | None) -> Path | str:
+    """``--db`` as given (a file or a URL), else the settings' database."""
+    if given:
+        return given if is_database_url(given) else Path(given)
+    return _settings().database_target
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    """Back up the database into a new SQLite file."""
+    from bot.storage.base import describe
+    from bot.storage.transfer import backup, count_rows
+
+    source = _database(args.db)
+    destination = Path(args.file)
+    try:
+        copied = backup(source, destination) or count_rows(destination)
+    except StorageUnavailable as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    print(f"Backed up {describe(source)} to {destination}: {copied.summary()}.")
+    return 0
+
+
+def cmd_migrate_db(args: argparse.Namespace) -> int:
+    """Copy every game of one database into another, empty one (SQLite or PostgreSQL each)."""
+    from bot.storage.base import describe
+    from bot.storage.transfer import copy_database
+
+    source, target = _database(args.source), _database(args.target)
+    try:
+        copied = asyncio.run(copy_database(source, target))
+    except StorageUnavailable as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    print(f"Copied {describe(source)} to {describe(target)}: {copied.summary()}.")
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -163,6 +198,22 @@ def build_parser() -> argparse.ArgumentParser:
         "--plugin", action="append", metavar="MODULE", help="load a game system from MODULE.SYSTEM"
     )
     verify.set_defaults(handler=cmd_verify)
+    backup = sub.add_parser(
+        "backup", help="back up the database into a new SQLite file, while the bot runs"
+    )
+    backup.add_argument("file", help="the new backup file")
+    backup.add_argument(
+        "--db",
+        help="an SQLite file or a postgresql:// URL "
+        "(default: REFEREE_DATABASE_URL, else REFEREE_DB)",
+    )
+    backup.set_defaults(handler=cmd_backup)
+    migrate = sub.add_parser(
+        "migrate-db", help="copy every game into another, empty database (SQLite or PostgreSQL)"
+    )
+    migrate.add_argument("source", help="an SQLite file or a postgresql:// URL")
+    migrate.add_argument("target", help="an empty (or new) SQLite file or PostgreSQL database")
+    migrate.set_defaults(handler=cmd_migrate_db)
     return parser
 
 

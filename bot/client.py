@@ -181,7 +181,7 @@ async def attach_game_service(bot: RefereeBot) -> None:
     bot.add_startup_hook(resume)
     bot.add_close_hook(service.close_beacon)
     bot.add_close_hook(repo.close)
-    log.info("Opened the %s database %s", repo.engine, describe(target))
+    log.info("Opened the database %s (%s)", describe(target), repo.engine)
 
 
 async def post_late_resolution(bot: RefereeBot, place: Place, reply: Reply) -> None:

@@ -325,3 +325,23 @@ async def test_pending_declarations_are_the_active_games_whose_table_holds_one(
         other, ALICE, "new-201", gc.GameNew(system="toy", sides=['"pending":', "Allied"])
     )
     assert [g.id for g in await repo.pending_declarations()] == [row.id]
+
+
+def test_the_bot_on_a_database_it_cannot_open_exits_2_with_one_sentence(tmp_path: Path) -> None:
+    environment = {
+        "PATH": "/usr/bin:/bin",
+        "DISCORD_TOKEN": "not-used",
+        "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10",  # never reached: the database is first
+        "REFEREE_DATABASE_URL": "postgresql://referee@/nothing?host=/nonexistent",
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "run"],
+        capture_output=True, text=True, timeout=60, cwd=tmp_path, env=environment,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    errors = [line for line in done.stderr.splitlines() if "ERROR" in line]
+    assert (
+        len(errors) == 1
+        and "Cannot open the PostgreSQL database postgresql://referee@/nothing" in errors[0]
+    ), done.stderr

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import sys
 import uuid
 from collections.abc import Iterable, Mapping
@@ -35,6 +36,8 @@ from rules_core.system import GameSystem
 
 QUIT_WORDS = ("quit", "exit")
 """A line that is one of these words (or ``/quit``, ``/exit``) ends the session."""
+
+log = logging.getLogger(__name__)
 
 CONSOLE_GUILD = 0
 """The console plays in its own server id, apart from every Discord server."""
@@ -171,9 +174,29 @@ class Console:
         return Actor(user_id=user.id, name=user.name, is_admin=user.name.lower() in admins)
 
     async def run_line(self, number: int, line: str) -> None:
-        """Run one line and print its result or its one-sentence error."""
+        """Run one line and print its result or its one-sentence error; every line is answered,
+        an unexpected error (a bug) as ``internal error (...)``, and the run goes on."""
+        try:
+            await self._run_line(number, line)
+        except (KeyboardInterrupt, SystemExit, BrokenPipeError):
+            raise
+        except Exception as exc:
+            log.debug("internal error at line %d", number, exc_info=True)
+            self._fail(
+                number, line, f"internal error ({type(exc).__name__}: {exc})", "InternalError"
+            )
+
+    async def _run_line(self, number: int, line: str) -> None:
         text = line.strip()
         if not text or text.startswith("#"):
+            return
+        if any("\udc80" <= char <= "\udcff" for char in text):
+            self._fail(
+                number,
+                _printable(line),
+                "This line is not UTF-8 text; nothing was run.",
+                "BadCommand",
+            )
             return
         name = self.options.user
         if text.startswith("@"):
@@ -185,7 +208,7 @@ class Console:
         try:
             words, values = parse_line(text)
             if words == ("help",):
-                self._print_help(values)
+                self._print_help(number, line, values)
                 return
             if words[0] == "help":
                 raise BadCommand(f"Write /help group:{words[1]} to list one group's commands.")
@@ -278,9 +301,14 @@ class Console:
             print(f"line {number}: {message}", file=self.out)
 
     def _emit(self, data: Mapping[str, Any]) -> None:
-        print(json.dumps(data, ensure_ascii=False), file=self.out, flush=True)
+        """One JSON object per line; the characters other tools take for line breaks (U+0085,
+        U+2028, U+2029) are escaped, so any line splitter reads one object per line."""
+        text = json.dumps(data, ensure_ascii=False)
+        for char in "\x85\u2028\u2029":
+            text = text.replace(char, f"\\u{ord(char):04x}")
+        print(text, file=self.out, flush=True)
 
-    def _print_help(self, values: Mapping[str, str]) -> None:
+    def _print_help(self, number: int, line: str, values: Mapping[str, str]) -> None:
         """``/help`` lists every command; ``/help group:asl`` one group's, as in Discord."""
         groups = self.registry.groups()
         unknown = set(values) - {"group"}
@@ -293,6 +321,21 @@ class Console:
                     f"There is no command group called {values['group']!r}; try /help alone."
                 )
             groups = {wanted: groups[wanted]}
+        if self.options.json:
+            commands = [
+                {
+                    "command": "/" + " ".join(spec.words),
+                    "help": spec.help,
+                    "options": [
+                        {"name": o.name, "required": o.required, "help": o.help}
+                        for o in spec.options
+                    ],
+                }
+                for specs in groups.values()
+                for spec in specs
+            ]
+            self._emit({"ok": True, "line": number, "input": line.strip(), "help": commands})
+            return
         for group, specs in groups.items():
             print(f"{group}:", file=self.out)
             for spec in specs:
@@ -313,9 +356,22 @@ def _prompt_lines() -> Iterable[str]:
     while True:
         try:
             yield input("referee> ")
+        except UnicodeDecodeError:
+            yield "\udcff"  # answered as a line that is not UTF-8
         except EOFError:
             print()
             return
+
+
+def _lines(data: bytes) -> list[str]:
+    """A command file's lines: split on "\\n" only (a U+2028 in a reason stays in its line);
+    bytes that are not UTF-8 are kept as surrogates, so that line alone is refused."""
+    text = data.decode("utf-8", errors="surrogateescape")
+    return [line.removesuffix("\r") for line in text.split("\n")]
+
+
+def _printable(line: str) -> str:
+    return line.encode("utf-8", errors="surrogateescape").decode("utf-8", errors="replace")
 
 
 async def run_console(
@@ -332,14 +388,14 @@ async def run_console(
     interactive = source is None and sys.stdin.isatty()
     if source is not None and source != "-":
         try:
-            lines: Iterable[str] = Path(source).read_text(encoding="utf-8").splitlines()
+            lines: Iterable[str] = _lines(Path(source).read_bytes())
         except OSError as exc:
             print(f"cannot read {source}: {exc.strerror}", file=sys.stderr)
             return 2
     elif interactive:
         lines = _prompt_lines()
     else:
-        lines = sys.stdin.read().splitlines()
+        lines = _lines(sys.stdin.buffer.read())
     script = FaceScript(options.dice) if options.dice is not None else None
     repo = await Repository.open(options.database)
     service: GameService | None = None

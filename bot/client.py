@@ -51,6 +51,36 @@ def apply_endpoints(settings: Settings) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
 
 
+UNGUARDED_EVENTS = frozenset({"READY"})
+"""Gateway events whose failure still stops the bot: without READY it cannot work at all."""
+
+
+def guard_parsers(parsers: dict[str, Callable[[Any], None]]) -> None:
+    """Make one malformed gateway event (a thread without ``owner_id``…) cost only itself.
+
+    discord.py parses each event in the gateway's read loop; a parser that raises ends the
+    connection and ``bot.start`` with it, so one bad event would stop the whole bot. Each
+    parser (but READY's) is wrapped: a failure is logged with the event's name and the event is
+    dropped; the next event is parsed as usual.
+    """
+    for event, parser in list(parsers.items()):
+        if event in UNGUARDED_EVENTS or getattr(parser, "guarded", False):
+            continue
+        parsers[event] = _guarded(event, parser)
+
+
+def _guarded(event: str, parser: Callable[[Any], None]) -> Callable[[Any], None]:
+    def parse(data: Any) -> None:
+        try:
+            parser(data)
+        except Exception as exc:
+            log.error("Ignored a malformed %s event from the gateway (%r)", event, exc)
+            log.debug("The malformed %s event: %r", event, data, exc_info=True)
+
+    parse.guarded = True  # type: ignore[attr-defined]
+    return parse
+
+
 class RefereeBot(commands.Bot):
     """The referee on Discord: slash commands only, default intents, cogs from ``extensions``."""
 
@@ -89,6 +119,7 @@ class RefereeBot(commands.Bot):
         self.sync_state = state_path(settings.database)
         self._startup_hooks: list[Hook] = []
         self._close_hooks: list[Hook] = []
+        guard_parsers(self._connection.parsers)
 
     def add_startup_hook(self, hook: Hook) -> None:
         """Run ``hook`` at the start of ``setup_hook``, before the cogs load (open the database)."""
@@ -254,9 +285,11 @@ def run(
 
 __all__ = [
     "INITIAL_EXTENSIONS",
+    "UNGUARDED_EVENTS",
     "RefereeBot",
     "apply_endpoints",
     "attach_game_service",
+    "guard_parsers",
     "run",
     "setup_logging",
     "start",

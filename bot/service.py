@@ -532,7 +532,7 @@ class GameService:
                 # so the log is asked first
                 seen = await self.repo.entry_by_interaction(interaction_id)
                 if seen is not None:
-                    return await self._reply_from_stored(seen, replayed=True)
+                    return await self._replay(seen, place, command)
             try:
                 live = await self._load(place, locked=True)
                 if not cancel:
@@ -542,11 +542,13 @@ class GameService:
                 # a refusal of an interaction seen before: answer it from the log instead
                 seen = await self.repo.entry_by_interaction(interaction_id)
                 if seen is not None:
-                    return await self._reply_from_stored(seen, replayed=True)
+                    return await self._replay(seen, place, command)
                 raise
             # an interaction seen before and accepted again is caught by the log's unique
             # interaction id at commit (rolled back, answered from the log): no read here
-            reply = await self._commit(place, live, actor, interaction_id, change, prepare)
+            reply = await self._commit(
+                place, live, actor, interaction_id, change, prepare, command=command
+            )
             if not reply.replayed:
                 self._after_beacon_change(place, live.row.id, change)
             return reply
@@ -870,6 +872,8 @@ class GameService:
         interaction_id: str,
         change: _Change,
         prepare: Callable[[Reply], object] | None = None,
+        *,
+        command: BaseModel | None = None,
     ) -> Reply:
         row = live.row
         state = change.state if change.state is not None else live.state
@@ -939,7 +943,7 @@ class GameService:
             seen = await self.repo.entry_by_interaction(interaction_id)
             if seen is None:
                 raise
-            return await self._reply_from_stored(seen, replayed=True)
+            return await self._replay(seen, place, command)
         except BaseException:
             self._live.pop(key, None)
             raise
@@ -971,7 +975,7 @@ class GameService:
         async with self._locked(place):
             seen = await self.repo.entry_by_interaction(interaction_id)
             if seen is not None:
-                return await self._reply_from_stored(seen, replayed=True)
+                return await self._replay(seen, place, command)
             if await self.repo.active_game(place.guild_id, place.channel_id) is not None:
                 raise GameAlreadyActive(
                     "This channel already has an active game; a referee may /game end it first."
@@ -1061,7 +1065,7 @@ class GameService:
                     raise GameAlreadyActive(
                         "This channel already has an active game; a referee may end it first."
                     ) from None
-                return await self._reply_from_stored(seen, replayed=True)
+                return await self._replay(seen, place, command)
             self._remember(
                 (place.guild_id, place.channel_id), _Live(row=row, state=state, system=system)
             )
@@ -1079,14 +1083,14 @@ class GameService:
         async with self._locked(place):
             seen = await self.repo.entry_by_interaction(interaction_id)
             if seen is not None:
-                return await self._reply_from_stored(seen, replayed=True)
+                return await self._replay(seen, place, command)
             live = await self._load(place, locked=True)
             _refuse_while_pending(live.row)
             if isinstance(command, gc.GameConfirm):
                 change = await self._confirm(live, actor, command)
             else:
                 change = await self._void(live, actor, command)
-            return await self._commit(place, live, actor, interaction_id, change)
+            return await self._commit(place, live, actor, interaction_id, change, command=command)
 
     async def _void(
         self,
@@ -1401,6 +1405,22 @@ class GameService:
         )
 
     # --- replies -----------------------------------------------------------------------------
+
+    async def _replay(self, stored: StoredEntry, place: Place, command: BaseModel | None) -> Reply:
+        """The answer to an interaction seen before, from the log — only in the same channel's
+        game and for the same command; any other reuse of its id is refused, nothing done."""
+        row = await self.repo.game(stored.game_id)
+        entry = stored.data()
+        same_place = row is not None and (row.guild_id, row.channel_id) == (
+            place.guild_id,
+            place.channel_id,
+        )
+        if row is None or not same_place or not _same_command(entry, command):
+            raise BadCommand(
+                "That interaction was answered before, for another command or channel; "
+                "nothing was done."
+            )
+        return self._reply(entry, row, replayed=True)
 
     async def _reply_from_stored(self, stored: StoredEntry, *, replayed: bool) -> Reply:
         row = await self.repo.game(stored.game_id)
@@ -1841,6 +1861,19 @@ def _copy_table(table: dict[str, Any]) -> dict[str, Any]:
     if table.get("scripted"):
         copy["scripted"] = True
     return copy
+
+
+def _same_command(entry: Mapping[str, Any], command: BaseModel | None) -> bool:
+    """Whether a logged entry is what ``command`` logs (a redelivered interaction)."""
+    if command is None:
+        return True
+    made = {str(entry["kind"])}
+    for key in ("action", "command"):  # an action, a beacon declaration, a proposal
+        if isinstance(entry.get(key), dict):
+            made.add(str(entry[key].get("action")))
+    if "agreed" in entry:
+        made.add("game.confirm")
+    return str(getattr(command, "action", "")) in made
 
 
 def _by(row: GameRow, actor: Actor) -> dict[str, Any]:

@@ -11,6 +11,7 @@ import pytest
 from bot import game_commands as gc
 from bot.dice import NO_PLAYERS, FaceScript, derive_face, mix_phrase
 from bot.errors import (
+    BadCommand,
     CannotVoid,
     DiceScriptRanOut,
     GameAlreadyActive,
@@ -315,14 +316,19 @@ async def test_a_failing_append_in_a_group_commit_does_not_fail_the_others(
     places = [Place(guild_id=5, channel_id=c) for c in (1, 2, 3)]
     for place in places:
         await start_game(service, place)
-    # the same interaction id reaches two channels at once: both pass the look-up, one commits
+    # the same interaction id reaches two channels at once: both pass the look-up, one commits;
+    # the other is refused (a replay answers only in the same channel's game, for the same
+    # command), and the third channel's append in the same group is not failed by it
     replies = await asyncio.gather(
         service.handle(places[0], ALICE, "same", Shoot(side="Axis")),
         service.handle(places[1], ALICE, "same", Shoot(side="Axis")),
         service.handle(places[2], ALICE, "other", Shoot(side="Axis")),
+        return_exceptions=True,
     )
-    assert sorted(r.replayed for r in replies[:2]) == [False, True]
-    assert not replies[2].replayed and replies[2].seq == 4
+    outcomes = sorted(type(r).__name__ for r in replies[:2])
+    assert outcomes == ["BadCommand", "Reply"], replies
+    third = replies[2]
+    assert isinstance(third, Reply) and not third.replayed and third.seq == 4
     heads = [(await head(repo, place))[0] for place in places]
     assert sorted(heads[:2]) == [3, 4] and heads[2] == 4
     stored = await repo.entry_by_interaction("same")
@@ -393,3 +399,22 @@ async def test_a_referee_only_option_is_refused_to_players(
     assert (
         await service.handle(HERE, ALICE, "c2", Ammo(side="Allied", level=1, correction=True))
     ).seq
+
+
+async def test_a_repeated_interaction_is_answered_only_for_the_same_game_and_command(
+    service: GameService, repo: Repository
+) -> None:
+    there = Place(guild_id=HERE.guild_id + 1, channel_id=HERE.channel_id + 1)
+    await start_game(service)
+    await start_game(service, there)
+    first = await service.handle(HERE, ALICE, "once", Shoot(side="Axis"))
+    again = await service.handle(HERE, ALICE, "once", Shoot(side="Axis"))
+    assert again.replayed and again.seq == first.seq and again.dice == first.dice
+    before = (await head(repo, HERE), await head(repo, there))
+    with pytest.raises(BadCommand, match="another command or channel"):
+        await service.handle(there, ALICE, "once", Shoot(side="Axis"))
+    with pytest.raises(BadCommand, match="another command or channel"):
+        await service.handle(HERE, ALICE, "once", gc.RollDice(dice="DR"))
+    with pytest.raises(BadCommand, match="another command or channel"):
+        await service.handle(HERE, ALICE, "once", gc.GameSeat(side="Axis"))
+    assert (await head(repo, HERE), await head(repo, there)) == before

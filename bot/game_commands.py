@@ -153,12 +153,22 @@ class GameCancel(_Command):
 
 
 class RollDice(_Command):
-    """A logged, verifiable roll: DR (colored die first), dr, or NdS±M."""
+    """A logged, verifiable roll: DR (colored die first), dr, or NdS±M; by category, in batches."""
 
     action: Literal["roll"] = "roll"
     rolls_dice: ClassVar[bool] = True
-    dice: str = Field(max_length=20, description="DR, dr, or NdS±M such as 2d6+1")
+    dice: str = Field(
+        default="",
+        max_length=20,
+        description="DR, dr, NdS±M such as 2d6+1, or a batch like 3 DR (default: the category's)",
+    )
     reason: str = Field(default="", max_length=100, description="What the roll is for")
+    category: str = Field(
+        default="",
+        description="IFT, TH, TK, MC, Rally, CC, TC, SA, RS or your own word (for statistics)",
+        json_schema_extra={"autocomplete": "category"},
+    )
+    count: int = Field(default=1, ge=1, le=20, description="How many rolls at once (3 for 3 DR)")
 
 
 class Stats(_Command):
@@ -167,6 +177,11 @@ class Stats(_Command):
     action: Literal["stats"] = "stats"
     read_only: ClassVar[bool] = True
     player: UserRef | None = Field(default=None, description="Only this player's rolls")
+    category: str = Field(
+        default="",
+        description="Only rolls of this category (IFT, MC…; the bot's own IFT DRs count too)",
+        json_schema_extra={"autocomplete": "category"},
+    )
     scope: Literal["game", "channel", "server"] = Field(
         default="channel", description="Which rolls to count"
     )

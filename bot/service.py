@@ -84,6 +84,9 @@ from rules_core.errors import InvalidInput
 from rules_core.odds import OddsTooLarge
 from rules_core.outcome import Outcome, Step
 from rules_core.roll import DiceExpression, parse_expression, roll_expression
+from rules_core.roll_categories import CATEGORIES as ROLL_CATEGORIES
+from rules_core.roll_categories import category_named, default_dice
+from rules_core.roll_categories import notes as roll_notes
 from rules_core.system import SYSTEM_NAMES, GameSystem, get_system
 
 log = logging.getLogger(__name__)
@@ -390,6 +393,8 @@ class GameService:
         """
         if kind == "systems":
             names = list(self.systems)
+        elif kind == "category":
+            names = [category.name for category in ROLL_CATEGORIES]
         else:
             try:
                 live = await self._load(place)
@@ -717,32 +722,47 @@ class GameService:
     def _roll(self, live: _Live, actor: Actor, command: gc.RollDice) -> _Change:
         self._require_player(live.row, actor)
         held = self.held_sides(live.row, actor)
-        expression = parse_expression(command.dice)
+        category = category_named(command.category) if command.category.strip() else ""
+        expression = parse_expression(command.dice or default_dice(category))
+        if command.count > 1:
+            if expression.repeat > 1:
+                raise InvalidInput('Give the batch once: dice:DR count:3, or dice:"3 DR".')
+            expression = expression.batch(command.count)
         if live.row.table.get("beacon"):
-            return self._declare(
-                live,
-                {
-                    "declares": "roll",
-                    "expression": expression.text(),
-                    "reason": command.reason,
-                    "sides": held,
-                },
-            )
-        dice = self._dice(live.row)
-        with self._script_rollback():
-            result = roll_expression(expression, dice, reason=command.reason)
-        return _Change(
-            kind="roll",
-            data={
+            declared: dict[str, Any] = {
+                "declares": "roll",
                 "expression": expression.text(),
                 "reason": command.reason,
-                "total": result.total,
-                "text": result.render(),
-                "rolls": [r.model_dump(mode="json") for r in result.rolls],
                 "sides": held,
-            },
+            }
+            if category:
+                declared["category"] = category
+            return self._declare(live, declared)
+        dice = self._dice(live.row)
+        with self._script_rollback():
+            result = roll_expression(expression, dice, reason=command.reason, category=category)
+        notes: tuple[Step, ...] = ()
+        if live.row.system == "asl" and category:
+            notes = tuple(n for roll in result.rolls for n in roll_notes(category, roll))
+        data: dict[str, Any] = {
+            "expression": expression.text(),
+            "reason": command.reason,
+            "total": result.total,
+            "text": result.render(),
+            "rolls": [r.model_dump(mode="json") for r in result.rolls],
+            "sides": held,
+        }
+        if category:
+            data["category"] = category
+        if expression.repeat > 1:
+            data["totals"] = list(result.totals)
+        if notes:
+            data["notes"] = [n.model_dump(mode="json") for n in notes]
+        return _Change(
+            kind="roll",
+            data=data,
             dice=dice.records,
-            shown=((), (), tuple(result.rolls)),
+            shown=(notes, (), tuple(result.rolls)),
         )
 
     def _seat(self, live: _Live, actor: Actor, command: gc.GameSeat) -> _Change:
@@ -1226,12 +1246,17 @@ class GameService:
         )
 
     def _roll_odds(self, command: gc.RollDice) -> Reply:
-        expression = parse_expression(command.dice)
+        category = category_named(command.category) if command.category.strip() else ""
+        expression = parse_expression(command.dice or default_dice(category))
+        rolls = expression.repeat * command.count
+        expression = expression.single()
         odds = roll_total_odds(expression)
         lines = sorted(_odds_lines(odds), key=lambda line: int(line.facts[0][1]))
+        each = f", each of {rolls} rolls" if rolls > 1 else ""
         return Reply(
             command="/roll",
-            title=f"Odds of {expression.text()} (nothing rolled)",
+            title=f"Odds of {category + ' ' if category else ''}{expression.text()}"
+            f" (nothing rolled{each})",
             odds=tuple(lines),
             scripted=self.script is not None,
             ephemeral=True,
@@ -1388,17 +1413,30 @@ class GameService:
             game_id = (await self._readable(place)).id
         elif command.scope == "server":
             channel_id = None
+        user_id = command.player.id if command.player else None
+        category = category_named(command.category) if command.category.strip() else None
         counts = await self.repo.face_counts(
             guild_id=place.guild_id,
             channel_id=channel_id,
             game_id=game_id,
-            user_id=command.player.id if command.player else None,
+            user_id=user_id,
+            category=category,
         )
         stats = tuple(face_stats(sides, counts[sides]) for sides in sorted(counts))
         who = command.player.name if command.player else "everyone"
+        fields: tuple[tuple[str, str], ...] = ()
+        if category is None:
+            sums = await self.repo.label_sums(
+                guild_id=place.guild_id, channel_id=channel_id, game_id=game_id, user_id=user_id
+            )
+            lines = category_lines(sums)
+            if lines:
+                fields = (("By category", "\n".join(lines)),)
+        kind = f"{category} dice" if category else "Dice"
         return Reply(
             command="/stats",
-            title=f"Dice of {who} in this {command.scope}",
+            title=f"{kind} of {who} in this {command.scope}",
+            fields=fields,
             stats=stats,
             scripted=self.script is not None,
             ephemeral=True,
@@ -1481,11 +1519,22 @@ class GameService:
             )
         if kind == "roll":
             reason = f" for {entry['reason']}" if entry["reason"] else ""
+            category = f"{entry['category']} " if entry.get("category") else ""
+            totals = entry.get("totals")
             return Reply(
                 command="/roll",
-                title=f"{entry['text']}{reason}",
+                title=f"{category}{entry['text']}{reason}",
                 rolls=shown[2] if shown is not None else tuple(_roll(r) for r in entry["rolls"]),
-                fields=(("Total", str(entry["total"])),),
+                steps=(
+                    shown[0]
+                    if shown is not None
+                    else tuple(Step.model_validate(n) for n in entry.get("notes", []))
+                ),
+                fields=(
+                    ("Totals", ", ".join(map(str, totals)))
+                    if totals
+                    else ("Total", str(entry["total"])),
+                ),
                 **base,
             )
         titles: dict[str, Callable[[Mapping[str, Any]], str]] = {
@@ -1662,7 +1711,10 @@ class GameService:
                 shown: _Shown = (outcome.steps, outcome.facts, outcome.rolls)
             else:
                 result = roll_expression(
-                    parse_expression(declared["expression"]), dice, reason=declared["reason"]
+                    parse_expression(declared["expression"]),
+                    dice,
+                    reason=declared["reason"],
+                    category=declared.get("category", ""),
                 )
                 data = {
                     "resolves": "roll",
@@ -1673,6 +1725,8 @@ class GameService:
                     "rolls": [r.model_dump(mode="json") for r in result.rolls],
                     "sides": declared["sides"],
                 }
+                if declared.get("category"):
+                    data["category"] = declared["category"]
                 shown = ((), (), tuple(result.rolls))
             table = _copy_table(row.table)
             del table["pending"]
@@ -1941,6 +1995,36 @@ LOG_ENTRY_CHARS = 300
 """An entry's line in ``/game log`` is cut to this length (the export has it whole)."""
 
 
+def category_lines(sums: list[tuple[str, int, int, int]]) -> list[str]:
+    """One line per roll category from ``(label, sides, dice, sum)`` rows: how many DR and dr
+    and their mean (a DR's two dice are labelled ``… DR (colored)`` and ``… DR (white)``).
+
+    >>> category_lines([("IFT DR (colored)", 6, 2, 7), ("IFT DR (white)", 6, 2, 5),
+    ...                 ("RS dr", 6, 3, 9), ("DR (colored)", 6, 1, 3), ("DR (white)", 6, 1, 4)])
+    ['(none): 1 DR, mean 7.00', 'IFT: 2 DR, mean 6.00', 'RS: 3 dr, mean 3.00']
+    """
+    found: dict[tuple[str, str], list[int]] = {}
+    for label, sides, count, total in sums:
+        if sides != 6:
+            continue
+        for suffix, kind, counted in (
+            ("DR (colored)", "DR", True),
+            ("DR (white)", "DR", False),
+            ("dr", "dr", True),
+        ):
+            if label == suffix or label.endswith(" " + suffix):
+                name = label[: -len(suffix)].strip() or "(none)"
+                tally = found.setdefault((name, kind), [0, 0])
+                tally[0] += count if counted else 0
+                tally[1] += total
+                break
+    return [
+        f"{name}: {rolls} {kind}, mean {faces / rolls:.2f}"
+        for (name, kind), (rolls, faces) in sorted(found.items())
+        if rolls
+    ]
+
+
 def _summary(entry: Mapping[str, Any]) -> str:
     kind = entry["kind"]
     who = entry["by"]["name"]
@@ -1951,7 +2035,8 @@ def _summary(entry: Mapping[str, Any]) -> str:
         return text + (f" → {facts}" if facts else "") + (f" [{dice}]" if dice else "")
     if kind == "roll":
         dice = " ".join(f"#{d['seq']}={d['face']}" for d in entry["dice"])
-        return f"{who}: /roll {entry['text']} [{dice}]"
+        category = f"{entry['category']} " if entry.get("category") else ""
+        return f"{who}: /roll {category}{entry['text']} [{dice}]"
     if kind == "game.void":
         return f"{who}: void entry {entry['entry']} ({entry['reason']})"
     if kind == "game.propose":

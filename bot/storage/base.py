@@ -241,8 +241,22 @@ class Repository(abc.ABC):
         channel_id: int | None = None,
         game_id: int | None = None,
         user_id: int | None = None,
+        category: str | None = None,
     ) -> dict[int, dict[int, int]]:
-        """Counts of faces per die size: ``{sides: {face: count}}`` for the scope asked."""
+        """Counts of faces per die size: ``{sides: {face: count}}`` for the scope asked; with
+        ``category``, only dice whose label starts with it and a space (``IFT DR (colored)``)."""
+
+    @abc.abstractmethod
+    async def label_sums(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int | None = None,
+        game_id: int | None = None,
+        user_id: int | None = None,
+    ) -> list[tuple[str, int, int, int]]:
+        """``(label, sides, dice, sum of faces)`` per die label for the scope asked (random dice
+        only), for statistics per roll category."""
 
     @abc.abstractmethod
     async def revealed_seeds(self, game_id: int) -> list[tuple[int, str, bytes | None]]:

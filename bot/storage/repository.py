@@ -170,13 +170,28 @@ class SQLiteRepository(Repository):
         channel_id: int | None = None,
         game_id: int | None = None,
         user_id: int | None = None,
+        category: str | None = None,
     ) -> dict[int, dict[int, int]]:
-        """Counts of faces per die size: ``{sides: {face: count}}`` for the scope asked."""
-        query, params = sql.face_counts(guild_id, channel_id, game_id, user_id)
+        """Counts of faces per die size: ``{sides: {face: count}}`` for the scope asked; with
+        ``category``, only dice whose label starts with it and a space."""
+        query, params = sql.face_counts(guild_id, channel_id, game_id, user_id, category)
         counts: dict[int, dict[int, int]] = {}
         for sides, face, count in await self._reader.execute_fetchall(query, params):
             counts.setdefault(int(sides), {})[int(face)] = int(count)
         return counts
+
+    async def label_sums(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int | None = None,
+        game_id: int | None = None,
+        user_id: int | None = None,
+    ) -> list[tuple[str, int, int, int]]:
+        """``(label, sides, dice, sum of faces)`` per die label for the scope asked."""
+        query, params = sql.label_sums(guild_id, channel_id, game_id, user_id)
+        rows = await self._reader.execute_fetchall(query, params)
+        return [(str(label), int(sides), int(n), int(total)) for label, sides, n, total in rows]
 
     async def revealed_seeds(self, game_id: int) -> list[tuple[int, str, bytes | None]]:
         """``(epoch, commitment, revealed seed or None)`` of every epoch of the game."""

@@ -80,16 +80,38 @@ writer that read the same head matches no row)."""
 
 
 def face_counts(
-    guild_id: int, channel_id: int | None, game_id: int | None, user_id: int | None
+    guild_id: int,
+    channel_id: int | None,
+    game_id: int | None,
+    user_id: int | None,
+    category: str | None = None,
 ) -> tuple[str, list[Any]]:
-    """The query counting faces per die size in a scope, and its parameters."""
+    """The query counting faces per die size in a scope, and its parameters; with ``category``,
+    only dice whose label starts with it and a space (``IFT DR (colored)``)."""
     sql = "SELECT sides, face, COUNT(*) FROM rolls WHERE guild_id = ? AND scripted = 0"
     params: list[Any] = [guild_id]
     for column, value in (("channel_id", channel_id), ("game_id", game_id), ("user_id", user_id)):
         if value is not None:
             sql += f" AND {column} = ?"
             params.append(value)
+    if category is not None:
+        sql += " AND substr(label, 1, ?) = ?"
+        params += [len(category) + 1, category + " "]
     return sql + " GROUP BY sides, face", params
+
+
+def label_sums(
+    guild_id: int, channel_id: int | None, game_id: int | None, user_id: int | None
+) -> tuple[str, list[Any]]:
+    """The query of ``(label, sides, dice, sum of faces)`` per die label in a scope (random dice
+    only: statistics per roll category), and its parameters."""
+    sql = "SELECT label, sides, COUNT(*), SUM(face) FROM rolls WHERE guild_id = ? AND scripted = 0"
+    params: list[Any] = [guild_id]
+    for column, value in (("channel_id", channel_id), ("game_id", game_id), ("user_id", user_id)):
+        if value is not None:
+            sql += f" AND {column} = ?"
+            params.append(value)
+    return sql + " GROUP BY label, sides ORDER BY label", params
 
 
 HOLD_GAME = (

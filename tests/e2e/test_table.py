@@ -6,6 +6,7 @@ One bot serves the module; each test plays in its own channel.
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
@@ -18,7 +19,7 @@ from tests.fake_discord import FakeDiscord, Reply, SentInteraction
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 TIMEOUT = 30.0
-CHANNELS = ("help-1", "log-1", "buttons-1", "buttons-2")
+CHANNELS = ("help-1", "log-1", "buttons-1", "buttons-2", "roll-1")
 
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
@@ -164,3 +165,29 @@ async def test_roll_again_survives_options_longer_than_a_custom_id(
         if b["custom_id"] == again
     ]  # fmt: skip
     assert used[0]["disabled"] is True
+
+
+async def test_roll_takes_a_category_and_a_count_and_shows_each_dr_colored_first(
+    table: tuple[FakeDiscord, BotProcess],
+) -> None:
+    discord, _ = table
+    channel = "roll-1"
+    await new_asl_game(discord, channel)
+    offered = await (
+        await discord.autocomplete(["roll"], {"category": "r"}, "category", channel=channel)
+    ).next_reply(TIMEOUT)
+    assert [c["name"] for c in offered.choices] == ["Rally", "RS"]
+    reply = await answer(discord, ["roll"], {"category": "MC", "count": 3}, channel=channel)
+    embed = reply.embeds[0]
+    assert not reply.ephemeral
+    assert embed["title"].split(" ", 1)[1].startswith("MC DR ")
+    lines = embed["description"].splitlines()
+    assert len(lines) == 3
+    assert all(
+        re.fullmatch(r"🎲 \*\*MC DR \d+\*\* — colored \*\*\d\*\*, white \*\*\d\*\* · .*", line)
+        for line in lines
+    ), lines
+    fields = {f["name"]: f["value"] for f in embed["fields"]}
+    assert len(fields["Totals"].split(", ")) == 3
+    stats = await answer(discord, ["stats"], {"category": "MC"}, channel=channel)
+    assert stats.embeds[0]["title"] == "MC dice of everyone in this channel"

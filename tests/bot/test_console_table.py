@@ -23,7 +23,7 @@ def test_help_takes_a_group_as_in_discord(tmp_path: Path) -> None:
     out = run.stdout
     asl, _, rest = out.partition("roll:\n")
     assert asl.startswith("asl:\n") and "/asl fire" in asl and "/game new" not in asl
-    assert rest.startswith("  /roll dice:…")
+    assert rest.startswith("  /roll [dice] [reason] [category] [count] [preview]")
     assert "line 3: Write /help group:asl to list one group's commands." in out
     assert "line 4: There is no command group called 'chess'; try /help alone." in out
     everything = out.split("line 4:")[1]

@@ -9,7 +9,7 @@ through the :class:`~bot.service.GameService`.
 >>> from bot.game_commands import TABLE_COMMANDS
 >>> spec = command_spec(TABLE_COMMANDS[-2])
 >>> spec.path, [o.name for o in spec.options]
-('roll', ['dice', 'reason', 'preview'])
+('roll', ['dice', 'reason', 'category', 'count', 'preview'])
 """
 
 from bot.commands.registry import (

@@ -111,7 +111,10 @@ def verify_lines(lines: list[str], systems: Mapping[str, GameSystem[Any, Any]]) 
                 faces = [int(d["face"]) for d in entry["dice"]]
                 dice = ScriptedDice(faces)
                 result = roll_expression(
-                    parse_expression(entry["expression"]), dice, reason=entry["reason"]
+                    parse_expression(entry["expression"]),
+                    dice,
+                    reason=entry["reason"],
+                    category=entry.get("category", ""),
                 )
                 dice.assert_used_up()
                 logged = (entry["total"], entry["text"], entry["rolls"])

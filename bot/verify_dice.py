@@ -129,7 +129,13 @@ def dice_of_rolls(rolls: list[dict[str, Any]]) -> list[tuple[str, int, int]]:
 
 
 def roll_text(expression: str, faces: list[int]) -> tuple[int, str]:
-    """The total and the text of a ``/roll``: ``DR+1 6 (2,3)``, ``2d6+1 = 10 (6+3 +1)``."""
+    """The total and the text of a ``/roll``: ``DR+1 6 (2,3)``, ``2d6+1 = 10 (6+3 +1)``; a batch
+    (``3 DR``) is each roll's text joined by ``; `` and the sum of their totals."""
+    count, _, single = expression.partition(" ")
+    if single and count.isdigit() and int(count) > 0 and len(faces) % int(count) == 0:
+        per = len(faces) // int(count)
+        parts = [roll_text(single, faces[i * per : (i + 1) * per]) for i in range(int(count))]
+        return sum(total for total, _ in parts), "; ".join(text for _, text in parts)
     kind, _, rest = expression.partition("+") if "+" in expression else expression.partition("-")
     sign = -1 if "-" in expression and "+" not in expression else 1
     modifier = sign * int(rest) if rest else 0

@@ -1,6 +1,6 @@
 """Breakdown of one weapon in one attack: A9.7 B#/X#, A9.3 Sustained Fire, A.11 lowering.
 
-RULES_BRIEF §2.2, RES-01 (malfunction when the Original DR ≥ B#), RES-03 (a lowered B# makes the
+docs/rules/ASL.md readings 1 (malfunction when the Original DR ≥ B#) and 3 (a lowered B# makes the
 Original B# an X#).
 
 >>> normal_breakdown(None, None, 0, 12)
@@ -22,7 +22,7 @@ INTENSIVE_FIRE_LOWERING = 2
 
 
 class Fate(IntEnum):
-    """RULES_BRIEF §0.3: weapon outcomes ordered by severity."""
+    """Weapon outcomes ordered by severity: fine < malfunctioned < eliminated (or Disabled)."""
 
     OK = 0
     MALF = 1
@@ -30,7 +30,7 @@ class Fate(IntEnum):
 
 
 def original_b(printed_b: int | None, printed_x: int | None) -> int | None:
-    """The Original B# (RES-07): the printed B#, B12 when nothing is printed, none if X#-only.
+    """The Original B# (reading 7): the printed B#, B12 when none is printed, none if X#-only.
 
     A9.7.
 

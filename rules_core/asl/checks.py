@@ -1,7 +1,7 @@
 """Availability checks: PF (C13.31), ATMM (C13.7), Infantry SMOKE (A24.1), Starshell/IR (E1.92).
 
-RULES_BRIEF §3.6 with the FB16.61-16.66 drms; A-LATW (Final dr ≤ 3, drm lists, an Original 6
-pins the unit), A-STAR (usage number from scenario data).
+FB16.6 with the FB16.61-16.66 drms; C13.31/C13.7 (Final dr ≤ 3, their drm lists, an Original 6
+pins the unit), E1.92/E1.93 (usage number from scenario data).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ CHECK_RULES: dict[str, tuple[str, str, str]] = {
 """kind → (base rule, FB rule, name)."""
 
 LATW_SUCCESS = 3
-"""C13.31/C13.7 (A-LATW): a PF or ATMM is available on a Final dr ≤ 3."""
+"""C13.31/C13.7: a PF or ATMM is available on a Final dr ≤ 3."""
 HUNGARIAN_DRM = {"pf": 1, "atmm": 2}
 """FB13.6/FB13.7: Hungarian PF +1, ATMM +2 (Elite units only)."""
 
@@ -59,7 +59,7 @@ def check_modifiers(state: AslState, unit: Unit, action: Check) -> tuple[Modifie
         rule = "FB13.6" if action.kind == "pf" else "FB13.7"
         mods.append(Modifier(label="Hungarian", value=HUNGARIAN_DRM[action.kind], rule=rule))
     if action.kind == "starshell":
-        # A-FB-WEAPON: Starshells are equipment; SMC (leaders) fire them, so 16.11 cannot apply.
+        # FB16.66 (reading 35): leaders fire Starshells, so 16.11 cannot apply.
         side = state.side(unit.side)
         level = side.level if side is not None and side.axis else 0
     else:

@@ -1,4 +1,4 @@
-"""Worked-example states from the seeds, for doctests, the console and the tests.
+"""Worked-example states from A9 and FB16, for doctests, the console and the tests.
 
 >>> state = fb16_fire_group()
 >>> [u.name for u in state.units], [w.name for w in state.weapons]

@@ -1,6 +1,6 @@
 """Festung Budapest chapter 16 — Axis Ammunition Shortage: scope, charts and thresholds.
 
-RULES_BRIEF §3 (RES-05..RES-12). Level 0 means no shortage. Each chart is data beside the
+docs/rules/ASL.md readings 5-11. Level 0 means no shortage. Each chart is data beside the
 function that reads it.
 
 >>> fb_sw_fate(4, 12, 10).name
@@ -59,7 +59,7 @@ CAPTURED_AXIS_LEVEL = 3
 
 
 def weapon_level(state: AslState, weapon: Weapon) -> int:
-    """The FB16 level a weapon suffers (FB16.1, 16.12-16.14; A-FB-WEAPON: whoever fires it).
+    """The FB16 level a weapon suffers (FB16.1, 16.12-16.14; by the weapon, whoever fires it).
 
     Axis weapons of an Axis side: the side's level. Axis using captured Russian equipment: 0
     (16.13). Russian using captured Axis equipment: 3 when the Axis owner is under FB (16.14).
@@ -88,7 +88,7 @@ def weapon_level(state: AslState, weapon: Weapon) -> int:
 
 
 def fb_original_b(weapon: Weapon) -> int:
-    """B0 for the FB16 charts: the printed B#, B12 if none; X#-only SW use X# (A-FB-XONLY).
+    """B0 for the FB16 charts: the printed B#, B12 if none; X#-only SW use X# (reading 7).
 
     >>> fb_original_b(Weapon(name="ATR", side="Axis", kind="sw_other", printed_x=10))
     10
@@ -116,7 +116,7 @@ def unit_replacement_triggered(level: int, original_dr: int) -> bool:
     return threshold is not None and original_dr >= threshold
 
 
-# FB16.3 chart (RES-05): per level, the cells for DR ≥ B0, DR = B0-1, DR = B0-2.
+# FB16.3 chart (reading 5): per level, the cells for DR ≥ B0, DR = B0-1, DR = B0-2.
 # None = the normal A9.7 outcome applies.
 SW_CHART: dict[int, tuple[Fate | None, Fate | None, Fate | None]] = {
     1: (None, None, None),
@@ -147,7 +147,7 @@ def fb_sw_fate(level: int, b0: int, original_dr: int) -> Fate:
     return Fate.OK if cell is None else cell
 
 
-# FB16.4 chart (RES-06, RES-08): Gun not yet Low. Cells (fate, mark Low) for DR ≥ B0, B0-1, B0-2.
+# FB16.4 chart (readings 6, 8): Gun not yet Low. Cells (fate, mark Low) for DR ≥ B0, B0-1, B0-2.
 GUN_CHART: dict[int, tuple[tuple[Fate, bool], ...]] = {
     1: ((Fate.MALF, True), (Fate.OK, False), (Fate.OK, False)),
     2: ((Fate.ELIM, False), (Fate.OK, True), (Fate.OK, False)),
@@ -155,7 +155,7 @@ GUN_CHART: dict[int, tuple[tuple[Fate, bool], ...]] = {
     4: ((Fate.ELIM, False), (Fate.OK, True), (Fate.OK, True)),
     5: ((Fate.ELIM, False), (Fate.OK, True), (Fate.OK, True)),
 }
-# FB16.4 chart (RES-06, RES-09): Gun already Low ("circled B#"). DR ≥ B0, B0-1, B0-2, B0-3.
+# FB16.4 chart (readings 6, 8): Gun already Low ("circled B#"). DR ≥ B0, B0-1, B0-2, B0-3.
 GUN_LOW_CHART: dict[int, tuple[Fate, ...]] = {
     1: (Fate.MALF, Fate.MALF, Fate.OK, Fate.OK),
     2: (Fate.ELIM, Fate.MALF, Fate.MALF, Fate.OK),
@@ -208,7 +208,7 @@ AVAILABILITY_CHART: dict[int, dict[str, int]] = {
 
 
 def availability_drm(level: int, kind: str, *, atmm_level4: int = 1) -> int:
-    """The FB16.6 chart entry for ``kind`` at ``level`` (RES-11: ATMM at level 4 configurable).
+    """The FB16.6 chart entry for ``kind`` at ``level`` (reading 10: ATMM at level 4 configurable).
 
     >>> availability_drm(5, "pf"), availability_drm(4, "depletion")
     (2, -2)

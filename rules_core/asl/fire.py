@@ -1,6 +1,6 @@
 """IFT attacks by any mix of weapons and Inherent-FP units (A9.2, A9.3, A9.7, A9.71, A9.22, FB16).
 
-RULES_BRIEF §2.2-2.5 and §3.2-3.7. Resolution is split so that exact odds can be computed fast:
+A9.2-A9.71 and FB16.2-16.5. Resolution is split so that exact odds can be computed fast:
 :func:`plan_fire` validates (no dice), :func:`weapon_candidates` / :func:`mmc_candidates` say who
 takes part in each Random Selection for an Original DR, and :func:`settle` is the pure result of
 the dice. :func:`resolve_fire` rolls; :func:`fire_odds` enumerates exactly.
@@ -64,7 +64,7 @@ PHASE_FIRE_MARKER: dict[str, FireMarker] = {
 """A9.2: the fire marker a weapon earns when it does not keep Multiple ROF, by phase."""
 
 LEADER_RANGE = 16
-"""A9.4: beyond 16 hexes a MG needs Infantry-leader direction (RES-26)."""
+"""A9.4: beyond 16 hexes a MG needs Infantry-leader direction (reading 12)."""
 
 MG_CAPACITY: dict[str, int] = {"squad": 2, "half_squad": 1, "crew": 1, "leader": 1, "hero": 1}
 """A9.11/A9.12: SW MGs one unit may fire in one attack."""
@@ -160,7 +160,7 @@ class FireResult:
 
     @property
     def original_dr(self) -> int:
-        """The Original DR: colored + white (§0.1; A9.7 reads it for breakdown).
+        """The Original DR: colored + white (the colored die first; A9.7 reads it for breakdown).
 
         >>> FireResult(5, 6, (), (), False).original_dr
         11
@@ -175,7 +175,7 @@ _Counter = TypeVar("_Counter", Unit, Weapon)
 def weapon_fate(plan: WeaponPlan, original_dr: int) -> tuple[Fate, Fate, Fate, bool]:
     """(final, normal, FB) fate and the Low Ammo mark for one weapon (A9.7, A.11, FB16.3-16.4).
 
-    The more severe of the normal and FB outcomes applies (RULES_BRIEF §0.3).
+    The more severe of the normal and FB outcomes applies.
 
     >>> p = WeaponPlan("LMG", "sw_mg", None, None, 1, 0, 4, 12, False, False, True)
     >>> [f.name for f in weapon_fate(p, 10)[:3]]

@@ -59,7 +59,7 @@ results; a larger declaration gets its exact per-subject odds and says that its 
 are too many to rank within a preview's time."""
 
 WAYS = {t: 6 - abs(t - 7) for t in range(2, 13)}
-"""A DR total's ways out of 36 (§0.1)."""
+"""A DR total's ways out of 36 (two dice)."""
 
 
 @cache

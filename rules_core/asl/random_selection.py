@@ -1,6 +1,6 @@
 """Random Selection (ASL A.9): one dr per candidate, the highest dr selected, all ties affected.
 
-RULES_BRIEF §0.2, RES-04. With one candidate no die is rolled.
+A.9 (reading 4). With one candidate no die is rolled.
 
 >>> from rules_core.dice import ScriptedDice
 >>> sorted(random_selection(("X", "Y", "Z"), ScriptedDice([4, 6, 6])))

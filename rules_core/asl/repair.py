@@ -1,6 +1,7 @@
 """Repair dr (A9.72) with the FB16.33/16.43 elimination thresholds and Disabled Guns (D3.7).
 
-RULES_BRIEF §2.6, RES-12 (elimination wins a tie with the R#), A-REPAIR-DRM, A-GUN-X.
+Reading 11 (elimination wins a tie with the R#); the configured repair drm; a Gun's printed removal
+number (C2.2) lowers the elimination threshold.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ REPAIR_CAPACITY: dict[str, int] = {"squad": 2, "half_squad": 1, "crew": 1, "lead
 
 
 def repair_result(final_dr: int, r_number: int, elimination: int) -> str:
-    """A9.72: ``"eliminated"`` on Final dr ≥ E (wins ties, RES-12), ``"repaired"`` on ≤ R#.
+    """A9.72: ``"eliminated"`` on Final dr ≥ E (wins ties, reading 11), ``"repaired"`` on ≤ R#.
 
     >>> [repair_result(dr, 4, 4) for dr in (3, 4, 6)]
     ['repaired', 'eliminated', 'eliminated']

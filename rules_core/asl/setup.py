@@ -73,7 +73,7 @@ def set_level(state: AslState, action: SetLevel) -> Outcome[AslState]:
 
 
 def add_unit(state: AslState, action: AddUnit) -> Outcome[AslState]:
-    """Add or update a unit; its replacement chain is unit data (A19.13, A-REPL).
+    """Add or update a unit; its replacement chain is unit data (A19.13).
 
     >>> from rules_core.asl.examples import build_state
     >>> out = add_unit(build_state([]), AddUnit(name="E", side="Axis", kind="squad",
@@ -152,7 +152,7 @@ def _special_ammo(entries: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
 
 
 def add_weapon(state: AslState, action: AddWeapon) -> Outcome[AslState]:
-    """Add or update a weapon with its printed numbers (A9.7, RULES_BRIEF §2.1).
+    """Add or update a weapon with its printed numbers (A9.7).
 
     >>> from rules_core.asl.examples import build_state
     >>> add_weapon(build_state([]), AddWeapon(name="HMG", side="Axis", kind="sw_mg", rof=3,

@@ -1,7 +1,7 @@
 """The ASL game state: sides with their Ammunition Shortage level, units, weapons, phase, MPh shots.
 
-Everything is a frozen pydantic model; a transition returns a new state (RULES_BRIEF §2.1, §2.9,
-§3.8).
+Everything is a frozen pydantic model; a transition returns a new state (A9, FB16, the Player Turn
+of A3).
 
 >>> side = Side(name="Axis", nationality="German", axis=True, level=4)
 >>> side.level
@@ -55,7 +55,7 @@ MARKER_NAMES: dict[str, str] = {
 
 
 class AslConfig(BaseModel):
-    """The ASL configuration flags of RULES_BRIEF §7, with their defaults.
+    """The ASL configuration flags, with their defaults.
 
     >>> AslConfig().fb_atmm_level4_drm, AslConfig().repair_drm
     (1, 0)
@@ -64,9 +64,9 @@ class AslConfig(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     fb_atmm_level4_drm: int = Field(default=1, ge=0, le=2)
-    """RES-11: the FB16.64 ATMM drm at level 4 (chart/prose 1; the FB16 EX uses 2)."""
+    """FB16.64: the ATMM drm at level 4 (chart/prose 1; the FB16 EX uses 2)."""
     repair_drm: int = Field(default=0, ge=-3, le=3)
-    """A-REPAIR-DRM: drm added to every Repair dr (A9.72's Δ refers outside the seeds)."""
+    """A9.72: a drm added to every Repair dr (the Δ of A9.72 refers to a rule we do not have)."""
 
 
 class Side(BaseModel):
@@ -91,7 +91,7 @@ class Unit(BaseModel):
     nationality: str
     quality: str = ""
     replaced_by: tuple[str, ...] = ()
-    """A19.13 replacement chain (A-REPL): the next lower-quality counters, best first."""
+    """A19.13 replacement chain: the next lower-quality counters, best first."""
     elite: bool = False
     smoke: int = 0
     """A24.1 SMOKE exponent (0: none)."""
@@ -144,7 +144,7 @@ class Unit(BaseModel):
 
 
 class Weapon(BaseModel):
-    """A SW, Gun or vehicle MG with its printed numbers and current markers (RULES_BRIEF §2.1)."""
+    """A SW, Gun or vehicle MG with its printed numbers and current markers (A9.7)."""
 
     model_config = ConfigDict(frozen=True)
 

@@ -84,7 +84,7 @@ class AslSystem(GameSystem[AslState, AslAction]):
     action_adapter: TypeAdapter[AslAction] = TypeAdapter(AslActionField)
 
     def new_state(self, sides: Sequence[str], options: Mapping[str, Any]) -> AslState:
-        """A fresh state; ``options``: the §7 flags and ``nationalities`` {side: nationality}.
+        """A fresh state; ``options``: the flags and ``nationalities`` {side: nationality}.
 
         FB16.1: a side is Axis by its nationality; levels start at 0 (set by SSR with
         ``/asl level``).

@@ -1,7 +1,7 @@
 """Ordnance To Hit DR: breakdown, FB Low Ammo, Intensive Fire, Special Ammunition, ROF.
 
 A9.6/A9.7 (the To Hit DR is the breakdown roll), C5.6 Intensive Fire, C8.9 depletion, FB16.4-16.43,
-FB16.52, FB16.62 (RULES_BRIEF §2.2, §3.4, §3.6).
+FB16.52, FB16.62.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from rules_core.outcome import Fact, Modifier, Outcome, Step
 
 
 def depletion_result(original_dr: int, depletion_number: int) -> str:
-    """C8.9 (A-C89): Special Ammo by the Original To Hit DR against the Depletion Number.
+    """C8.9 (reading 36): Special Ammo by the Original To Hit DR against the Depletion Number.
 
     ``< DN`` fired; ``= DN`` fired, then depleted; ``> DN`` not fired and depleted.
 

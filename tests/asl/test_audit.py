@@ -1,5 +1,5 @@
-"""Independent audit of ``rules_core.asl`` against RULES_BRIEF §0-§3, §6 (ASL rows), §7 and the
-seeds FB16 (``000_…``) and A9 (``001_…``).
+"""Independent audit of ``rules_core.asl`` against the A9 and FB16 texts and charts and the
+readings of docs/rules/ASL.md.
 
 Every expectation here is written from the specification, cell by cell, not derived from the
 code's own tables: the charts are spelled out literally below and the odds are counted by hand.
@@ -82,7 +82,7 @@ def marginal(odds: dict[tuple[Fact, ...], Fraction], subject: str) -> dict[str, 
     return out
 
 
-# P(DR = n) · 36 for n = 2..12 (§0.1)
+# P(DR = n) · 36 for n = 2..12 (two dice)
 WAYS = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 7: 6, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
 
 
@@ -91,7 +91,7 @@ def p_dr(*totals: int) -> Fraction:
 
 
 # --------------------------------------------------------------------------------------------
-# §2.2 breakdown table (A9.7, A9.3, A.11) through /asl fire, no FB
+# breakdown table (A9.7, A9.3, A.11) through /asl fire, no FB
 
 O, M, E = "ok", "malfunctioned", "eliminated"  # noqa: E741
 
@@ -120,7 +120,7 @@ def test_audit_2_2_breakdown_table(spec: dict[str, Any], sustained: bool, row: l
 
 
 # --------------------------------------------------------------------------------------------
-# §3.3 SW & vehicle Inherent MG Armament chart (FB16.3-16.32), every level, DR 2-12
+# FB16.3 SW & vehicle Inherent MG Armament chart (FB16.3-16.32), every level, DR 2-12
 
 # Expected outcome for DR 8, 9, 10, 11, 12 (DR ≤ 7 is always fine), printed B12.
 SW_B12 = {
@@ -173,13 +173,13 @@ def test_audit_3_3_more_severe_of_fb_and_sustained_fire(level: int, row: list[st
 
 
 def test_audit_3_3_x_only_sw_uses_its_x_as_b0_under_fb() -> None:
-    # A-FB-XONLY: X10 at level 4 ⇒ B0 = 10: 8-9 Malf (B#−2, −1), ≥ 10 Elim.
+    # reading 7: X10 at level 4 ⇒ B0 = 10: 8-9 Malf (B#−2, −1), ≥ 10 Elim.
     state = weapon_state(4, kind="sw_other", x=10)
     assert [ift_status(state, dr) for dr in range(6, 13)] == [O, O, M, M, E, E, E]
 
 
 # --------------------------------------------------------------------------------------------
-# §3.4 Gun charts (FB16.4-16.42), both states, every level, To Hit DR 2-12
+# FB16.4 Gun charts (FB16.4-16.42), both states, every level, To Hit DR 2-12
 
 # (status, low_ammo after) for DR 8, 9, 10, 11, 12; printed B12 (none printed).
 OK, LOW = ("ok", False), ("ok", True)
@@ -194,7 +194,7 @@ GUN_NOT_LOW = {
     5: [OK, OK, LOW, LOW, DIS],
 }
 GUN_LOW = {
-    1: [LOW, LOW, LOW, MFL, MFL],  # RES-09: ≥ B#−1 Malf, no Disable at level 1
+    1: [LOW, LOW, LOW, MFL, MFL],  # reading 8: ≥ B#−1 Malf, no Disable at level 1
     2: [LOW, LOW, MFL, MFL, DISL],  # ≥ B# Elim; B#−1..−2 Malf
     3: [LOW, LOW, MFL, MFL, DISL],
     4: [LOW, MFL, MFL, MFL, DISL],  # B#−1..−3 Malf (PaK 40 EX: 9-11 Malf, 12 Disabled)
@@ -219,7 +219,7 @@ def test_audit_3_4_gun_already_low(level: int) -> None:
 @pytest.mark.parametrize(
     ("level", "row"),
     [
-        # Printed B11 Gun, not Low: the chart counts from the Original B# 11 (RES-07/08).
+        # Printed B11 Gun, not Low: the chart counts from the Original B# 11 (readings 7, 8).
         (1, [OK, OK, OK, MFL, MFL]),
         (2, [OK, OK, LOW, DIS, DIS]),
         (4, [OK, LOW, LOW, DIS, DIS]),
@@ -248,7 +248,7 @@ def test_audit_3_4_gun_intensive_fire(level: int, row: list[tuple[str, bool]]) -
 # --------------------------------------------------------------------------------------------
 # Repair (A9.72, FB16.33, FB16.43, D3.7): dr 1-6 × levels 0-5 × R#
 
-ELIMINATED_ON = {0: 6, 1: 6, 2: 6, 3: 5, 4: 5, 5: 4}  # spelled out from §2.6 / §3.3 / §3.4
+ELIMINATED_ON = {0: 6, 1: 6, 2: 6, 3: 5, 4: 5, 5: 4}  # spelled out from A9.72, FB16.33, FB16.43
 
 
 @pytest.mark.parametrize("level", range(6))
@@ -269,7 +269,7 @@ def test_audit_repair_every_dr_level_and_r(level: int, r_number: int, kind: str)
     for dr in range(1, 7):
         out = run(state, Repair(weapon="W"), [dr])
         if dr >= ELIMINATED_ON[level]:
-            expected = gone  # elimination wins a tie with the R# (RES-12)
+            expected = gone  # elimination wins a tie with the R# (reading 11)
         elif dr <= r_number:
             expected = "ok"
         else:
@@ -311,7 +311,7 @@ def test_audit_repair_drm_flag_is_added_to_the_final_dr() -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# §3.2 Unit Replacement thresholds (FB16.2 chart), every level × DR 2-12
+# FB16.2 Unit Replacement thresholds (FB16.2 chart), every level × DR 2-12
 
 
 @pytest.mark.parametrize(("level", "first"), [(0, 13), (1, 12), (2, 12), (3, 11), (4, 11), (5, 10)])
@@ -345,7 +345,7 @@ def test_audit_3_2_half_squad_is_a_candidate_crew_and_leader_are_not() -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# §3.6 availability drms by level (FB16.6 chart) and the base checks
+# FB16.6 availability drms by level (FB16.6 chart) and the base checks
 
 
 AVAIL = {  # level: (SMOKE, depletion, PF, ATMM, Starshell)
@@ -551,7 +551,7 @@ def test_audit_fire_lane_only_in_defensive_first_fire_and_never_with_fpf() -> No
 
 
 # --------------------------------------------------------------------------------------------
-# Captured equipment (16.13, 16.14), immunities (16.11, 16.12), Residual-FP flags (§3.5)
+# Captured equipment (16.13, 16.14), immunities (16.11, 16.12), Residual-FP flags (FB16.5)
 
 
 def test_audit_captured_equipment_levels_in_fire() -> None:
@@ -582,7 +582,7 @@ def test_audit_immune_weapons_and_personnel() -> None:
     )
     # FT (16.12): only its own X12; DR 11 nothing.
     assert run(state, Fire(weapons=("FT",)), [5, 6]).fact("FT") == "fine"
-    # an Axis Gun manned by an immune crew is still penalised (A-FB-WEAPON): level 5, DR 12.
+    # an Axis Gun manned by an immune crew is still penalised (by the weapon): level 5, DR 12.
     assert run(state, ToHit(gun="IG", phase="pfph"), [6, 6]).fact("IG") == "disabled"
     # the crew's own Inherent FP: no Unit Replacement and no FB Residual flag (16.11).
     out = run(state, Fire(units=("C",)), [6, 6])
@@ -614,7 +614,7 @@ def test_audit_residual_flags() -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# §3.7 resolution order: dice, weapon RS, then MMC RS; steps in the brief's order
+# resolution order: dice, weapon RS, then MMC RS (FB16.34, then FB16.21)
 
 
 def test_audit_3_7_resolution_order_dr11() -> None:
@@ -711,7 +711,7 @@ def test_audit_odds_checks_and_repair() -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# §7 flags
+# configuration flags
 
 
 def test_audit_section_7_flags_and_defaults() -> None:
@@ -765,7 +765,7 @@ def test_audit_summary_levels_phase_weapons_and_broken_units() -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# §6 rows re-checked with their full outcome (facts, markers, rules, explanation)
+# worked examples re-checked with their full outcome (facts, markers, rules, explanation)
 
 
 def test_audit_E18_fpf_level4_full_outcome() -> None:

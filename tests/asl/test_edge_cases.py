@@ -1,4 +1,4 @@
-"""RULES_BRIEF §6.2/6.3 ASL rows: E1-E4, E11-E13, E18, E19."""
+"""Edge cases of A9 and FB16: E1-E4, E11-E13, E18, E19."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES_BRIEF §6 rows T-A1 (A9.2 EX, Multiple ROF and the MPh shot limit) and T-A2 (A9.71 EX)."""
+"""The worked examples T-A1 (A9.2 EX, Multiple ROF and the MPh shot limit) and T-A2 (A9.71 EX)."""
 
 from __future__ import annotations
 

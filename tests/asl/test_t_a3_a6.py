@@ -1,4 +1,4 @@
-"""RULES_BRIEF §6 rows T-A3 … T-A6: the FB16 examples (9-1 leader FG, PF, ATMM, PaK 40)."""
+"""The worked examples T-A3 … T-A6: the FB16 examples (9-1 leader FG, PF, ATMM, PaK 40)."""
 
 from __future__ import annotations
 

@@ -35,8 +35,21 @@ def table_summary(state: OcsState) -> list[str]:
 
     >>> table_summary(OcsState(sides=("Axis",)))
     ['Axis dumps: none']
+    >>> table_summary(OcsState(sides=("Axis",), turn=2, phase="supply", phase_side="Axis"))
+    ['Turn 2: Axis Supply Phase', 'Axis dumps: none']
     """
     lines: list[str] = []
+    if state.phase is not None:
+        # the turn as rules state (/ocs phase): whose phase it is
+        phases = {
+            "supply": "Supply",
+            "movement": "Movement",
+            "reaction": "Reaction",
+            "combat": "Combat",
+            "exploitation": "Exploitation",
+            "cleanup": "Clean Up",
+        }
+        lines.append(f"Turn {state.turn}: {state.phase_side} {phases[state.phase]} Phase")
     for side in state.sides:
         ground = [f"{d.hex} {format_tokens(d.tokens)}" for d in state.dumps if d.side == side]
         loaded = [

@@ -455,7 +455,15 @@ def resolve_unit_remove(state: OcsState, action: UnitRemove) -> Outcome[OcsState
         if unit.location == "dead pile":
             raise InvalidInput(f"{unit.name} is already in the Dead Pile.")
         new_state = state.with_units(
-            unit.model_copy(update={"location": "dead pile", "fuel": "none", "return_turn": None})
+            unit.model_copy(
+                update={
+                    "location": "dead pile",
+                    "fuel": "none",
+                    "return_turn": None,
+                    "out_of_supply": False,
+                    "internals": "NONE",
+                }
+            )
         )
         step = Step(rule="OCS 12.8e", text=f"{unit.name} is eliminated, to the Dead Pile")
         fact = (unit.name, "eliminated")

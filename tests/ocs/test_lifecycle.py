@@ -213,8 +213,10 @@ def test_vehicles_displaced_by_a_capture_are_placed_by_their_owner() -> None:
 
 
 def test_remove_eliminated_to_the_dead_pile_or_withdrawn_from_the_game() -> None:
-    out = run(game(DIV, PZ), UnitRemove(unit="Div", reason="overrun"))
-    assert out.state.unit("Div").location == "dead pile"
+    marked = DIV.model_copy(update={"out_of_supply": True, "internals": "LOW"})
+    out = run(game(marked, PZ), UnitRemove(unit="Div", reason="overrun"))
+    div = out.state.unit("Div")
+    assert (div.location, div.out_of_supply, div.internals) == ("dead pile", False, "NONE")
     assert out.explanation() == ["OCS 12.8e: Div is eliminated, to the Dead Pile — overrun"]
     error = refused(out.state, UnitRemove(unit="Div"))
     assert "already in the Dead Pile" in str(error)

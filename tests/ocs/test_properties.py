@@ -23,7 +23,10 @@ from rules_core.ocs.actions import (
     DumpAdjust,
     FuelAction,
     Recover,
+    SetPhase,
+    Special,
     Trace,
+    UnitChange,
 )
 from rules_core.ocs.state import Dump, OcsState, Unit
 from rules_core.ocs.tokens import format_tokens, parse_tokens
@@ -89,6 +92,12 @@ def actions_for(units: list[Unit], amount: int) -> list[AnyOcsAction]:
         Breakout(unit=names[0], path=True, distance=5),
         Blow(side="Axis", dump="A1", amount=shown),
         DumpAdjust(side="Axis", hex="A1", amount=shown),
+        Blow(side="Axis", dump="A1", amount=shown, what="all"),
+        UnitChange(unit=names[0], steps=max(units[0].steps - 1, 0)),
+        Special(purpose="barrage", side="Axis", dump="A1", amount=shown),
+        Special(purpose="hedgehog", side="Axis", dump="A1", hex="A1"),
+        Trace(units=names, status="eat", dump="A1", draw_mp=amount % 7),
+        SetPhase(side="Axis", phase="supply"),
     ]
 
 

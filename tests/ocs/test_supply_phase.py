@@ -70,6 +70,7 @@ def test_a_supply_phase_ends_only_after_every_trace_check_and_attrition() -> Non
     state = run(state, Attrition(units=("Bn",)), [1, 1]).state
     out = run(state, SetPhase(side="Axis", phase="movement"))
     assert out.facts == (("Phase", "Axis Movement Phase, turn 2"),)
+    assert SYSTEM.summary(out.state)[0] == "Turn 2: Axis Movement Phase"
 
 
 def test_out_of_supply_units_check_again_every_supply_phase() -> None:

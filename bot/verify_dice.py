@@ -159,12 +159,30 @@ class Table:
         self.entry_sides: dict[int, list[str]] = {}
         self.voided: set[int] = set()
         self.server_referees = 0
+        self.proposals: dict[int, dict[str, Any]] = {}
+        """Proposals waiting for the other side's confirmation, by sequence number."""
 
     def held(self, who: int) -> set[str]:
         return {side for side, player in self.seats.items() if player == who}
 
     def referee(self, by: dict[str, Any]) -> bool:
         return by["id"] in self.referees or bool(by.get("server_referee"))
+
+    def agreed(self, entry: dict[str, Any], kind: str, agreed: dict[str, Any]) -> None:
+        """An entry carrying out a proposal: it must name a proposal still waiting, by its
+        proposer, for exactly this command, and be confirmed by someone else."""
+        seq = entry["seq"]
+        proposal = self.proposals.pop(agreed["proposal"], None)
+        if proposal is None or proposal["by"] != agreed["proposed_by"]["id"]:
+            raise Mismatch(seq, f"carries out proposal {agreed['proposal']}, which is not one")
+        if entry["by"]["id"] == proposal["by"]:
+            raise Mismatch(seq, "is confirmed by its own proposer")
+        if kind == "action":
+            done = entry["action"]
+        else:
+            done = {"action": "game.void", "entry": entry["entry"], "reason": entry["reason"]}
+        if done != proposal["command"]:
+            raise Mismatch(seq, f"does something else than proposal {agreed['proposal']}")
 
     def check(self, entry: dict[str, Any]) -> None:
         """Refuse an entry its ``by`` could not have declared; then apply it to the table."""
@@ -179,6 +197,7 @@ class Table:
             self.server_referees += 1
         agreed = entry.get("agreed")
         if agreed is not None:
+            self.agreed(entry, kind, agreed)
             held |= self.held(agreed["proposed_by"]["id"])
             referee = referee or self.referee(agreed["proposed_by"])
         if kind == "action":
@@ -192,6 +211,8 @@ class Table:
         elif kind in ("roll", "game.seed", "game.propose"):
             if not (referee or held):
                 raise Mismatch(seq, f"{by['name']} holds no seat and is not a referee")
+            if kind == "game.propose":
+                self.proposals[seq] = {"by": by["id"], "command": entry["command"]}
             if kind == "roll" and "sides" in entry and set(entry["sides"]) != held:
                 raise Mismatch(seq, f"names the sides {entry['sides']}, the roller holds others")
         elif kind == "game.seat":

@@ -33,6 +33,7 @@ from bot.errors import NotAReferee, NotYourSide, SeatTaken, UserError
 from bot.models import Actor, Place, Reply, UserRef
 from bot.service import GameService, InstalledSystems
 from bot.storage import Repository
+from bot.verify import verify_text
 from rules_core.errors import RulesError
 
 PLACE = Place(guild_id=7, channel_id=70)
@@ -276,6 +277,11 @@ async def test_the_issues_examples_are_refused_or_proposed(tmp_path: Path) -> No
         assert "Axis: Ammunition Shortage level 5" in dict(status.fields)["Table"]
         # the player whose turn it is advances the phase
         assert (await table.line(VICTIM, "/asl phase phase:mph side:Axis")).command == "/asl phase"
+        # the agreed entry verifies: its proposal, proposer and command are checked
+        export = await table.line(REFEREE, "/game export")
+        assert export.file is not None
+        report = verify_text(export.file.content.decode("utf-8"), InstalledSystems())
+        assert report.ok, report.message
     finally:
         await table.repo.close()
 

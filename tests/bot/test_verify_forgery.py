@@ -235,6 +235,12 @@ def action_by(entries: list[dict[str, Any]]) -> None:
     fire["by"] = {"id": BOB.user_id, "name": "bob"}
 
 
+def action_agreed(entries: list[dict[str, Any]]) -> None:
+    fire = [e for e in entries if e["kind"] == "action"][-1]
+    fire["by"] = {"id": BOB.user_id, "name": "bob"}
+    fire["agreed"] = {"proposal": 2, "proposed_by": {"id": ALICE.user_id, "name": "alice"}}
+
+
 def die_label(entries: list[dict[str, Any]]) -> None:
     fire = [e for e in entries if e["kind"] == "action"][-1]
     fire["dice"][0]["label"] = "Sniper dr"
@@ -280,6 +286,7 @@ ENTRY_FORGERIES: dict[str, Callable[[list[dict[str, Any]]], None]] = {
     "a roll's per-die detail": roll_detail,
     "an action's acting side": action_side,
     "an action's by": action_by,
+    "an action's by, said to be agreed": action_agreed,
     "a die label": die_label,
     "a seat's player": seat_player,
     "a void of a seat entry": void_a_seat,

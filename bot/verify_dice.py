@@ -168,7 +168,7 @@ class Table:
     def referee(self, by: dict[str, Any]) -> bool:
         return by["id"] in self.referees or bool(by.get("server_referee"))
 
-    def agreed(self, entry: dict[str, Any], kind: str, agreed: dict[str, Any]) -> None:
+    def agreed(self, entry: dict[str, Any], kind: Any, agreed: dict[str, Any]) -> None:
         """An entry carrying out a proposal: it must name a proposal still waiting, by its
         proposer, for exactly this command, and be confirmed by someone else."""
         seq = entry["seq"]

@@ -52,8 +52,10 @@ def find_bindir() -> Path | None:
 class PostgresServer:
     """One PostgreSQL server in a temporary directory, reachable on its own Unix socket."""
 
-    def __init__(self, bindir: Path) -> None:
+    def __init__(self, bindir: Path, *, durable: bool = False) -> None:
+        """``durable``: ``fsync`` on, as in production (the benchmark); off for the tests."""
         self.bindir = bindir
+        self.durable = durable
         self.user = "postgres" if os.geteuid() == 0 else None
         self.root = Path(tempfile.mkdtemp(prefix="referee-pg-"))
         self.data = self.root / "data"
@@ -74,8 +76,9 @@ class PostgresServer:
         self.process = subprocess.Popen(
             [
                 str(self.bindir / "postgres"), "-D", str(self.data), "-k", str(self.socket_dir),
-                "-c", "listen_addresses=", "-c", "fsync=off", "-c", "full_page_writes=off",
-                "-c", "max_connections=200", "-c", "shared_buffers=32MB",
+                "-c", "listen_addresses=", "-c", "max_connections=200",
+                "-c", "shared_buffers=32MB",
+                *(() if self.durable else ("-c", "fsync=off", "-c", "full_page_writes=off")),
             ],
             stdout=subprocess.DEVNULL, stderr=open(self.root / "server.log", "wb"),  # noqa: SIM115
             user=self.user,

@@ -585,7 +585,7 @@ class Run:
                 await act(discord, command, "table-1")
             command = (ASL_FIRE[0], {**ASL_FIRE[1], "preview": True})
             elapsed, reply = await roundtrip(discord, command, channel="table-1")
-            assert reply.ephemeral and "Exact odds" in json.dumps(reply.data), reply.data
+            assert reply.ephemeral and "Odds of" in json.dumps(reply.data), reply.data
             return elapsed
 
         async def attack(_: int) -> float:

@@ -272,3 +272,66 @@ async def test_the_export_names_the_chain_and_every_round(service: GameService) 
     text = await export_game(service.repo, row)
     assert '"dice_mode":"beacon"' in text.splitlines()[1]
     assert '"kind":"resolved"' in text and "docs/DICE.md version 2" in text.splitlines()[0]
+
+
+async def test_a_relay_serving_rounds_early_changes_nothing(
+    service: GameService, relay: LocalRelay
+) -> None:
+    """A relay that would serve future rounds is not asked before the round's time: the
+    resolution comes after R is due, with R's own signature."""
+    relay.early = True
+    await start_beacon_game(service)
+    declared = await service.handle(HERE, ALICE, "shoot-1", SHOOT)
+    r = declared.awaiting_round
+    assert r is not None
+    resolved = await service.resolution(HERE, declared)
+    log = await entries(service)
+    at = datetime.fromisoformat(str(log[-1]["at"])).timestamp()
+    assert at >= round_time(relay.info, r)
+    assert all(asked >= r for asked in relay.requests if asked)
+    assert log[-1]["beacon"] == relay.chain.beacon(r).to_json()
+    assert n(resolved) == n(declared) + 1
+
+
+async def test_a_slow_relay_is_passed_over_for_the_next(db: Path, relay: LocalRelay) -> None:
+    from bot.beacon.local import LocalRelay as Relay
+
+    backup = Relay(relay.chain)
+    await backup.start()
+    repo = await Repository.open(db)
+    config = beacon_config(relay)
+    config.relays = (relay.url, backup.url)
+    service = GameService(repo, {"toy": SYSTEM}, beacon=config)
+    try:
+        relay.delay = 5.0  # beyond the 0.5 s timeout
+        await start_beacon_game(service)
+        declared = await service.handle(HERE, ALICE, "shoot-1", SHOOT)
+        started = time.monotonic()
+        resolved = await service.resolution(HERE, declared)
+        assert n(resolved) == n(declared) + 1
+        assert time.monotonic() - started < 3.5
+        assert backup.requests == [declared.awaiting_round]
+    finally:
+        await service.close_beacon()
+        await repo.close()
+        await backup.stop()
+
+
+async def test_a_resolved_action_can_be_voided_and_the_export_still_verifies(
+    service: GameService,
+) -> None:
+    from bot.verify import verify_lines
+
+    await start_beacon_game(service)
+    await service.handle(HERE, ALICE, "ammo", SYSTEM.parse_action(
+        {"action": "toy.ammo", "side": "Allied", "level": 3}))  # fmt: skip
+    declared = await service.handle(HERE, ALICE, "shoot-1", SHOOT)
+    resolved = await service.resolution(HERE, declared)
+    admin = ALICE.model_copy(update={"user_id": 99, "name": "umpire", "is_admin": True})
+    void = await service.handle(HERE, admin, "void", gc.GameVoid(entry=n(resolved), reason="oops"))
+    assert void.title.startswith(f"Entry {n(resolved)} is void")
+    row = await service.repo.active_game(HERE.guild_id, HERE.channel_id)
+    assert row is not None
+    text = await export_game(service.repo, row)
+    report = verify_lines(text.splitlines(), {"toy": SYSTEM})
+    assert report.ok, report.message

@@ -1710,8 +1710,9 @@ class GameService:
                 state = outcome.state
                 shown: _Shown = (outcome.steps, outcome.facts, outcome.rolls)
             else:
+                expression = parse_expression(declared["expression"])
                 result = roll_expression(
-                    parse_expression(declared["expression"]),
+                    expression,
                     dice,
                     reason=declared["reason"],
                     category=declared.get("category", ""),
@@ -1725,9 +1726,17 @@ class GameService:
                     "rolls": [r.model_dump(mode="json") for r in result.rolls],
                     "sides": declared["sides"],
                 }
-                if declared.get("category"):
-                    data["category"] = declared["category"]
-                shown = ((), (), tuple(result.rolls))
+                category = str(declared.get("category", ""))
+                notes: tuple[Step, ...] = ()
+                if row.system == "asl" and category:
+                    notes = tuple(n for r in result.rolls for n in roll_notes(category, r))
+                if category:
+                    data["category"] = category
+                if expression.repeat > 1:
+                    data["totals"] = list(result.totals)
+                if notes:
+                    data["notes"] = [n.model_dump(mode="json") for n in notes]
+                shown = (notes, (), tuple(result.rolls))
             table = _copy_table(row.table)
             del table["pending"]
             change = _Change(

@@ -403,8 +403,8 @@ def check_resolution(seq: int, declared: dict[str, Any], resolved: dict[str, Any
     if resolved["resolves"] != what:
         raise Mismatch(seq, f"resolves a {resolved['resolves']}, entry {declared['seq']} "
                        f"declared a {what}")  # fmt: skip
-    keys = ("action", "side") if what == "action" else ("expression", "reason")
-    if any(resolved[key] != declared[key] for key in keys):
+    keys = ("action", "side") if what == "action" else ("expression", "reason", "category")
+    if any(resolved.get(key) != declared.get(key) for key in keys):
         raise Mismatch(seq, f"resolves another {what} than entry {declared['seq']} declared")
     beacon = resolved["beacon"]
     if beacon["round"] != declared["round"]:

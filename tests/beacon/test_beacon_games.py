@@ -335,3 +335,21 @@ async def test_a_resolved_action_can_be_voided_and_the_export_still_verifies(
     text = await export_game(service.repo, row)
     report = verify_lines(text.splitlines(), {"toy": SYSTEM})
     assert report.ok, report.message
+
+
+async def test_a_batch_of_category_rolls_resolves_like_a_server_roll(service: GameService) -> None:
+    from bot.verify import verify_lines
+
+    await start_beacon_game(service)
+    declared = await service.handle(
+        HERE, BOB, "batch", gc.RollDice(dice="DR", count=3, category="MC", reason="squads")
+    )
+    resolved = await service.resolution(HERE, declared)
+    assert len(resolved.dice) == 6
+    entry = (await entries(service))[-1]
+    assert entry["category"] == "MC" and isinstance(entry["totals"], list)
+    assert len(entry["totals"]) == 3
+    row = await service.repo.active_game(HERE.guild_id, HERE.channel_id)
+    assert row is not None
+    report = verify_lines((await export_game(service.repo, row)).splitlines(), {"toy": SYSTEM})
+    assert report.ok, report.message

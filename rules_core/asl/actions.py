@@ -49,9 +49,9 @@ class AddUnit(BaseModel):
     )
     elite: bool = Field(default=False, description="Elite unit (Hungarian PF/ATMM, FB13.6-13.7)")
     smoke: int = Field(default=0, ge=0, le=6, description="SMOKE exponent (A24.1); 0 = none")
-    broken: bool = Field(default=False, description="Broken")
-    pinned: bool = Field(default=False, description="Pinned")
-    berserk: bool = Field(default=False, description="Berserk")
+    broken: bool | None = Field(default=None, description="Broken (default: as it is, or not)")
+    pinned: bool | None = Field(default=None, description="Pinned (default: as it is, or not)")
+    berserk: bool | None = Field(default=None, description="Berserk (default: as it is, or not)")
     unarmed: bool = Field(default=False, description="Unarmed")
     cx: bool = Field(default=False, description="Marked CX")
     update: bool = Field(default=False, description="Replace an existing unit of this name")
@@ -87,14 +87,19 @@ class AddWeapon(BaseModel):
     )
     mg: MgType | None = Field(default=None, description="MG size: lmg, mmg, hmg, 50cal (A9.8)")
     cmg: bool = Field(default=False, description="CMG/IFE: no leader needed beyond 16 hexes (A9.4)")
-    dm: bool = Field(default=False, description="Dismantled (A9.8)")
+    dm: bool | None = Field(default=None, description="Dismantled (A9.8)")
     special_ammo: tuple[str, ...] = Field(
         default=(), description="Special Ammo with Depletion Numbers, e.g. APCR:5, HEAT:4"
     )
-    status: WeaponStatus = Field(default="ok", description="Current status")
-    low_ammo: bool = Field(default=False, description="Marked Low Ammo (FB16.42)")
-    marker: FireMarker = Field(default="none", description="Fire marker it carries now")
+    status: WeaponStatus | None = Field(default=None, description="Current status (default: ok)")
+    low_ammo: bool | None = Field(default=None, description="Marked Low Ammo (FB16.42)")
+    marker: FireMarker | None = Field(default=None, description="Fire marker it carries now")
     update: bool = Field(default=False, description="Replace an existing weapon of this name")
+    correction: bool = Field(
+        default=False,
+        description="Referee: change status or markers of a weapon in play",
+        json_schema_extra=_REFEREE,
+    )
 
 
 class ListWeapons(BaseModel):

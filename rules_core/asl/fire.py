@@ -752,6 +752,8 @@ def plan_fire(state: AslState, action: Fire) -> FirePlan:
             raise IllegalAction("A Fire Lane is not laid with Spraying Fire.", rule="A9.22")
     if action.fire_lane and phase != "mph":
         raise IllegalAction("A Fire Lane is declared with Defensive First Fire.", rule="A9.22")
+    if action.fire_lane and (action.tpbf or action.range == 0):
+        raise IllegalAction("A Fire Lane is not declared when using TPBF.", rule="A9.22")
     if action.fire_lane and action.lane_residual:
         raise InvalidInput("Lay a Fire Lane or resolve its Residual attack, not both.")
     lanes = {lane.weapon.lower() for lane in state.fire_lanes}

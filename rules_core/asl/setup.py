@@ -85,7 +85,12 @@ def add_unit(state: AslState, action: AddUnit) -> Outcome[AslState]:
     _name_free(state, action.name, update=action.update, kind="unit")
     side = state.side(side_name)
     assert side is not None
+    existing = state.unit(action.name)
+    kept: dict[str, object] = {}
+    if existing is not None:  # its use this phase / Player Turn stays (A8, A9.11, A9.12, A9.72)
+        kept = {name: getattr(existing, name) for name in UNIT_USE}
     unit = Unit(
+        **kept,
         name=action.name.strip(),
         side=side_name,
         kind=action.kind,
@@ -94,13 +99,12 @@ def add_unit(state: AslState, action: AddUnit) -> Outcome[AslState]:
         replaced_by=tuple(q.strip() for q in action.replaced_by if q.strip()),
         elite=action.elite,
         smoke=action.smoke,
-        broken=action.broken,
-        pinned=action.pinned,
-        berserk=action.berserk,
+        broken=_flag(action.broken, existing, "broken"),
+        pinned=_flag(action.pinned, existing, "pinned"),
+        berserk=_flag(action.berserk, existing, "berserk"),
         unarmed=action.unarmed,
         cx=action.cx,
     )
-    existing = state.unit(action.name)
     if existing is not None:
         new = state.model_copy(
             update={"units": tuple(unit if u is existing else u for u in state.units)}
@@ -121,6 +125,25 @@ def add_unit(state: AslState, action: AddUnit) -> Outcome[AslState]:
     if _lacks_replacement(new, unit):
         steps.append(_replacement_warning(unit))
     return Outcome[AslState](state=new, steps=tuple(steps))
+
+
+UNIT_USE: tuple[str, ...] = (
+    "fire_marker",
+    "fired",
+    "forfeit",
+    "mgs",
+    "directed",
+    "sw_used",
+    "repairs",
+)
+"""What a unit did this phase / Player Turn: kept when it is updated."""
+
+
+def _flag(given: bool | None, existing: Unit | None, name: str) -> bool:
+    """A status option: as given, else as the unit is, else not set."""
+    if given is not None:
+        return given
+    return bool(getattr(existing, name)) if existing is not None else False
 
 
 def _lacks_replacement(state: AslState, unit: Unit) -> bool:
@@ -176,6 +199,8 @@ def add_weapon(state: AslState, action: AddWeapon) -> Outcome[AslState]:
             raise InvalidInput("A weapon is not captured from its own side.")
     if action.low_ammo and action.kind != "gun":
         raise InvalidInput("Only Guns carry an FB16.42 Low Ammo marker.")
+    existing = state.weapon(action.name)
+    in_play = _in_play_weapon(state, existing, action)
     if action.b is not None and action.x is not None and action.x < action.b:
         raise InvalidInput("A printed X# below the printed B# is not a counter.")
     weapon = Weapon(
@@ -194,19 +219,61 @@ def add_weapon(state: AslState, action: AddWeapon) -> Outcome[AslState]:
         fb_immune=action.fb_immune,
         mg=action.mg,
         cmg=action.cmg,
-        dm=action.dm,
         special_ammo=_special_ammo(action.special_ammo),
-        status=action.status,
-        low_ammo=action.low_ammo,
-        fire_marker=action.marker,
+        **in_play,
     )
-    existing = state.weapon(action.name)
     if existing is not None:
         weapons = tuple(weapon if w is existing else w for w in state.weapons)
     else:
         weapons = (*state.weapons, weapon)
     new = state.model_copy(update={"weapons": weapons})
     return Outcome[AslState](state=new, steps=(Step(rule="A9.7", text=describe(new, weapon)),))
+
+
+IN_PLAY: dict[str, str] = {
+    "status": "status",
+    "low_ammo": "low_ammo",
+    "fire_marker": "marker",
+    "dm": "dm",
+}
+"""A weapon's state in play (A9.2 markers, A9.7 status, FB16.42 Low Ammo, A9.8 dismantled) and the
+options of ``/asl weapon add`` that set it."""
+USE: tuple[str, ...] = ("spent", "lane_laid", "repair_tried", "depleted")
+"""What a weapon did this phase / Player Turn: kept when it is updated."""
+
+
+def _in_play_weapon(
+    state: AslState, existing: Weapon | None, action: AddWeapon
+) -> dict[str, object]:
+    """The in-play fields of an added or updated weapon.
+
+    A new weapon takes the options given (its state when the scenario sets it up). Once a Player
+    Turn has begun, updating a weapon keeps what the rules made of it — its status, markers, Low
+    Ammo, dismantled state and its use this phase / Player Turn — unless a referee corrects them
+    (``correction:true``): a malfunctioned MG is repaired by a Repair dr (A9.72), not by being
+    added again.
+    """
+    defaults = Weapon(name="_", side="_", kind="sw_mg")
+    fields: dict[str, object] = {}
+    for name, option in IN_PLAY.items():
+        given = getattr(action, option)
+        base = getattr(existing if existing is not None else defaults, name)
+        fields[name] = base if given is None else given
+        if (
+            existing is not None
+            and state.phase is not None
+            and given is not None
+            and given != base
+            and not action.correction
+        ):
+            raise IllegalAction(
+                f"{existing.name} is in play: its status, markers, Low Ammo and dismantled "
+                "state change by the rules (a referee may correct them with correction:true).",
+                rule="A9.7",
+            )
+    if existing is not None:
+        fields.update({name: getattr(existing, name) for name in USE})
+    return fields
 
 
 def describe(state: AslState, weapon: Weapon) -> str:

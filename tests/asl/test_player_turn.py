@@ -433,3 +433,34 @@ def test_a_half_squad_repairs_one_weapon_and_a_broken_unit_none() -> None:
     broken = run(state, SetUnit(name="B", status="broken"), []).state
     refused(broken, Repair(weapon="HMG"), IllegalAction, "A9.72")
     refused(table(), Repair(weapon="HMG"), IllegalAction, "A9.72")  # not malfunctioned
+
+
+# --------------------------------------------------------------------------------------------
+# Updating a unit or weapon in play keeps what the rules made of it
+
+
+def test_adding_a_weapon_again_does_not_repair_it_or_clear_its_use() -> None:
+    state = run(table(), Fire(weapons=("LMG",)), [6, 6]).state  # malfunctioned
+    again = AddWeapon(name="LMG", side="Axis", kind="sw_mg", rof=1, owner="A", update=True)
+    kept = run(state, again, []).state  # the numbers and possessor may change…
+    assert kept.weapon("LMG").status == "malfunctioned"  # type: ignore[union-attr]
+    fix = AddWeapon(name="LMG", side="Axis", kind="sw_mg", owner="A", update=True, status="ok")
+    refused(state, fix, IllegalAction, "A9.7")  # …its status only by the rules
+    corrected = run(state, fix.model_copy(update={"correction": True}), []).state
+    assert corrected.weapon("LMG").status == "ok"  # type: ignore[union-attr]
+    fired = run(table(), Fire(weapons=("MMG",)), [3, 1]).state  # ROF lost: spent this phase
+    moved = AddWeapon(name="MMG", side="Axis", kind="sw_mg", rof=2, owner="B", update=True)
+    assert run(fired, moved, []).state.weapon("MMG").spent  # type: ignore[union-attr]
+
+
+def test_updating_a_unit_keeps_its_use_this_phase() -> None:
+    state = run(table(), Fire(weapons=("LMG", "MMG")), [1, 2]).state  # A forfeits
+    out = run(state, AddUnit(name="A", side="Axis", kind="squad", quality="4-4-7", update=True), [])
+    a = out.state.unit("A")
+    assert a is not None and a.forfeit and a.mgs == ("LMG", "MMG") and a.quality == "4-4-7"
+
+
+def test_a_fire_lane_is_not_laid_with_tpbf() -> None:
+    mph = table(attacker="Allied", phase="mph")
+    lay = Fire(weapons=("HMG",), fire_lane=True, range=0, **MPH)
+    refused(mph, lay, IllegalAction, "A9.22")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -44,6 +45,10 @@ def _settings() -> Settings:
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Run the Discord bot."""
+    overrides = {"REFEREE_SHARDS": args.shards, "REFEREE_SHARD_COUNT": args.shard_count}
+    for name, value in overrides.items():
+        if value is not None:
+            os.environ[name] = str(value)
     settings = _settings()
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
         print(NO_TOKEN, file=sys.stderr)
@@ -164,6 +169,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     run = sub.add_parser("run", help="run the Discord bot (needs DISCORD_TOKEN)")
+    run.add_argument(
+        "--shards", metavar="IDS", help="run only these shards, like 0-3 (REFEREE_SHARDS)"
+    )
+    run.add_argument(
+        "--shard-count",
+        type=int,
+        metavar="N",
+        help="the bot's number of shards, with --shards (REFEREE_SHARD_COUNT)",
+    )
     run.set_defaults(handler=cmd_run)
     console = sub.add_parser("console", help="play from a terminal or a file, without Discord")
     console.add_argument("file", nargs="?", help="a file of command lines (- or none: stdin)")

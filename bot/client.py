@@ -102,7 +102,9 @@ class RefereeBot(commands.Bot):
         *,
         extensions: Sequence[str] = INITIAL_EXTENSIONS,
         game_service: Any = None,
+        **shards: Any,
     ) -> None:
+        """``shards``: ``shard_ids`` and ``shard_count`` of a :class:`ShardedRefereeBot`."""
         apply_endpoints(settings)
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -110,6 +112,7 @@ class RefereeBot(commands.Bot):
             tree_cls=RefereeTree,
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
+            **shards,
         )
         self.settings = settings
         self.game_service = game_service
@@ -140,7 +143,9 @@ class RefereeBot(commands.Bot):
                 log.exception("Failed to load extension %s; running without it", extension)
             else:
                 log.info("Loaded extension %s", extension)
-        await self.sync_if_changed()
+        shard_ids = getattr(self, "shard_ids", None)
+        if shard_ids is None or 0 in shard_ids:  # one process of a sharded bot syncs
+            await self.sync_if_changed()
         settle_garbage_collector()
 
     async def sync_if_changed(self, *, force: bool = False) -> int | None:
@@ -178,6 +183,22 @@ def settle_garbage_collector() -> None:
     gc.freeze()
     _, middle, old = gc.get_threshold()
     gc.set_threshold(GC_YOUNG_THRESHOLD, middle, old)
+
+
+class ShardedRefereeBot(RefereeBot, commands.AutoShardedBot):
+    """The bot owning some of the bot's shards (``referee run --shards 0-3 --shard-count 8``):
+    several such processes, each with its own shards, share one PostgreSQL database. Only the
+    process owning shard 0 syncs the commands."""
+
+
+def make_bot(settings: Settings, extensions: Sequence[str] = INITIAL_EXTENSIONS) -> RefereeBot:
+    """The bot of ``settings``: sharded if ``REFEREE_SHARDS`` (``--shards``) names shards."""
+    shard_ids = settings.shard_ids()
+    if shard_ids is None:
+        return RefereeBot(settings, extensions=extensions)
+    return ShardedRefereeBot(
+        settings, extensions=extensions, shard_ids=shard_ids, shard_count=settings.shard_count
+    )
 
 
 def setup_logging(level: str) -> None:
@@ -264,7 +285,9 @@ def run(
     setup_logging(settings.log_level)
 
     async def main() -> None:
-        bot = RefereeBot(settings, extensions=extensions)
+        bot = make_bot(settings, extensions)
+        if isinstance(bot, ShardedRefereeBot):
+            log.info("Running shards %s of %s", bot.shard_ids, bot.shard_count)
         if configure is not None:
             await configure(bot)
         await start(bot, token)
@@ -287,9 +310,11 @@ __all__ = [
     "INITIAL_EXTENSIONS",
     "UNGUARDED_EVENTS",
     "RefereeBot",
+    "ShardedRefereeBot",
     "apply_endpoints",
     "attach_game_service",
     "guard_parsers",
+    "make_bot",
     "run",
     "setup_logging",
     "start",

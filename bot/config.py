@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -20,6 +20,9 @@ class Settings(BaseSettings):
     ``REFEREE_ROLE``        the server role whose members referee every game (default "Referee")
     ``DISCORD_API_BASE``    replaces discord.py's REST base URL (proxies, the local fake Discord)
     ``DISCORD_GATEWAY_URL`` replaces discord.py's gateway URL (likewise)
+    ``REFEREE_SHARDS``      the discord.py shards this process runs, like ``0-3`` or ``0,2``
+                            (with ``REFEREE_SHARD_COUNT``, the bot's number of shards); unset:
+                            one process runs the whole bot
     ``REFEREE_LIVE_GAMES``  how many games are kept parsed in memory (default 1000, the most
                             recently used; the others are read from the database when used)
     ``REFEREE_DICE``        the dice of ``/game new`` without ``dice:``: ``server`` (default) or
@@ -41,6 +44,8 @@ class Settings(BaseSettings):
     discord_api_base: str | None = Field(default=None, validation_alias="DISCORD_API_BASE")
     discord_gateway_url: str | None = Field(default=None, validation_alias="DISCORD_GATEWAY_URL")
     live_games: int = Field(default=1000, ge=1, validation_alias="REFEREE_LIVE_GAMES")
+    shards: str | None = Field(default=None, validation_alias="REFEREE_SHARDS")
+    shard_count: int | None = Field(default=None, ge=1, validation_alias="REFEREE_SHARD_COUNT")
     dice_default: Literal["server", "beacon"] = Field(
         default="server", validation_alias="REFEREE_DICE"
     )
@@ -61,3 +66,33 @@ class Settings(BaseSettings):
     def database_target(self) -> Path | str:
         """The database to open: the PostgreSQL URL if one is set, else the SQLite file."""
         return self.database_url if self.database_url else self.database
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        self.shard_ids()
+        return self
+
+    def shard_ids(self) -> list[int] | None:
+        """The shards of ``REFEREE_SHARDS`` (``"0-3"`` → 0, 1, 2, 3; ``"0,2"``), or None.
+
+        :raises ValueError: not a range or list of numbers, or a shard outside the shard count.
+        """
+        if self.shards is None or not self.shards.strip():
+            return None
+        ids: list[int] = []
+        try:
+            for part in self.shards.replace(" ", "").split(","):
+                first, _, last = part.partition("-")
+                ids.extend(range(int(first), int(last or first) + 1))
+        except ValueError:
+            raise ValueError(
+                f"REFEREE_SHARDS takes shard numbers like 0-3 or 0,2; not {self.shards!r}"
+            ) from None
+        if self.shard_count is None:
+            raise ValueError("REFEREE_SHARDS needs REFEREE_SHARD_COUNT, the bot's number of shards")
+        if not ids or min(ids) < 0 or max(ids) >= self.shard_count:
+            raise ValueError(
+                f"REFEREE_SHARDS must name shards from 0 to {self.shard_count - 1} "
+                f"(REFEREE_SHARD_COUNT is {self.shard_count})"
+            )
+        return sorted(set(ids))

@@ -96,3 +96,52 @@ async def test_a_bot_and_two_consoles_roll_in_one_postgresql_game_at_once(
     finally:
         await repo.close()
     assert "Traceback" not in bot.output(), bot.output()
+
+
+async def test_two_sharded_bot_processes_and_a_console_share_one_postgresql_game(
+    fake_discord: FakeDiscord,
+    bots: BotLauncher,
+    postgres_server: PostgresServer,
+    tmp_path: Path,
+) -> None:
+    """``referee run --shards 0 --shard-count 2`` and ``--shards 1``: each process identifies as
+    its shard, only shard 0's syncs the commands, and both write the same game on one database
+    (the fake Discord sends each interaction to the newest connection: first to shard 0's
+    process, then to shard 1's, which loads the game from the database), a console beside them."""
+    url = await postgres_server.create_database()
+    run = ["-m", "bot", "run", "--shard-count", "2", "--shards"]
+    first = await bots.start_ready([*run, "0"], REFEREE_DATABASE_URL=url)
+    assert fake_discord.identify is not None and fake_discord.identify["shard"] == [0, 2]
+    syncs = len(fake_discord.sync_requests)
+    assert syncs == 1
+    new = await answer(fake_discord, ["game", "new"], {"system": "asl"})
+    assert "New asl game" in new.embeds[0]["title"], new.data
+    for i in range(5):
+        assert (await answer(fake_discord, ["roll"], {"dice": "DR", "reason": f"s0 {i}"})).embeds
+    second = await bots.start_ready([*run, "1"], REFEREE_DATABASE_URL=url)
+    assert fake_discord.identify["shard"] == [1, 2]
+    assert len(fake_discord.sync_requests) == syncs  # shard 1's process does not sync
+    guild, channel = fake_discord.guild_id, fake_discord.channels["table-1"]["id"]
+    script = tmp_path / "erin.txt"
+    script.write_text("/roll dice:2d6 reason:erin\n" * CONSOLE_ROLLS)
+    beside = asyncio.ensure_future(console(url, guild, channel, "erin", script))
+    for i in range(BOT_ROLLS):
+        assert (await answer(fake_discord, ["roll"], {"dice": "DR", "reason": f"s1 {i}"})).embeds
+    await beside
+    repo = await Repository.open(url)
+    try:
+        row = await repo.active_game(int(guild), int(channel))
+        assert row is not None
+        entries = await repo.entries(row.id)
+        reasons = [e.data().get("reason") or "" for e in entries]
+        assert row.head_seq == len(entries) == 1 + 5 + BOT_ROLLS + CONSOLE_ROLLS
+        assert [r for r in reasons if r.startswith("s0 ")] == [f"s0 {i}" for i in range(5)]
+        assert [r for r in reasons if r.startswith("s1 ")] == [f"s1 {i}" for i in range(BOT_ROLLS)]
+        assert reasons.count("erin") == CONSOLE_ROLLS
+        report = verify_lines((await export_game(repo, row)).splitlines(), InstalledSystems())
+        assert report.ok, report.message
+    finally:
+        await repo.close()
+    for bot in (first, second):
+        assert "Traceback" not in bot.output(), bot.output()
+    assert "Running shards [1] of 2" in second.output()

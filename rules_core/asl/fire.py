@@ -411,6 +411,8 @@ def _check_marker(weapon: Weapon, phase: str, action_fpf: bool, range_: int | No
     marker = weapon.fire_marker
     if marker == "none":
         return False
+    if marker == "prep" and phase == "pfph":
+        return False  # A9.2: it kept Multiple ROF in this PFPh (``spent`` bars it otherwise)
     if action_fpf and phase == "mph" and marker in ("first", "final"):
         return False  # A8.31: FPF (Sustained Fire by itself)
     if marker == "first" and phase == "mph":
@@ -445,6 +447,10 @@ def _check_unit_marker(unit: Unit, phase: str, fpf: bool, range_: int | None) ->
         )
     if marker == "none":
         return None
+    if marker == "prep" and phase == "pfph" and not unit.fired:
+        return None  # A9.11: it fired a SW this PFPh; its Inherent FP may still fire once
+    if marker == "prep" and phase == "afph" and unit.forfeit and not unit.fired:
+        return None  # refused with the MGs' A9.11 forfeit, the reason the player looks for
     if phase == "mph":
         if fpf:
             return None
@@ -591,8 +597,9 @@ def mg_usage(
             mgs = ", ".join(unit.mgs) or ", ".join(
                 n for o, n in _pairs(per_owner) if o == unit.name
             )
+            what = mgs or "SW MGs earlier this Player Turn"
             raise IllegalAction(
-                f"{unit.name} fired {mgs} and so forfeits its Inherent FP for the "
+                f"{unit.name} fired {what} and so forfeits its Inherent FP for the "
                 "remaining fire phases of this Player Turn.",
                 rule="A9.11",
             )
@@ -788,6 +795,12 @@ def plan_fire(state: AslState, action: Fire) -> FirePlan:
         if weapon.status != "ok":
             raise IllegalAction(f"{weapon.name} is {weapon.status} and cannot fire.", rule="A9.7")
         owner = check_possessor_fires(state, weapon)
+        if owner is not None and phase == "afph" and owner.fire_marker == "prep":
+            raise IllegalAction(
+                f"{owner.name} is marked Prep Fire and may not fire {weapon.name} in the "
+                "Advancing Fire Phase.",
+                rule="A3",
+            )
         if weapon.dm:
             if not dm_fires_as_lmg(state, weapon):
                 raise IllegalAction(
@@ -1224,6 +1237,12 @@ def record_usage(state: AslState, usage: Usage, phase: str) -> AslState:
         touch(name, forfeit=True)
     for name in usage.sw_users:
         touch(name, sw_used=True)
+    if phase == "pfph":  # A3: a unit that used a SW in the PFPh is marked Prep Fire too
+        for name in {owner for owner, _ in usage.mgs} | set(usage.sw_users):
+            unit = units.get(name) or state.unit(name)
+            assert unit is not None
+            if unit.fire_marker == "none":
+                touch(name, fire_marker="prep")
     if usage.leader is not None:
         touch(usage.leader, directed=True)
     return state.with_units(units)
@@ -1245,6 +1264,9 @@ def _apply(state: AslState, action: Fire, plan: FirePlan, result: FireResult) ->
         if r.marker is not None:
             update["fire_marker"] = r.marker
             update["spent"] = True  # A9.2: no (or lost) Multiple ROF: no more fire this phase
+        elif r.rof == "kept" and plan.phase == "pfph" and weapon.fire_marker == "none":
+            # A3, A9.2: it may fire again in this PFPh, but it Prep Fired: none in the AFPh
+            update["fire_marker"] = "prep"
         if plan.fire_lane and kinds[r.name] == "sw_mg":
             update["lane_laid"] = True
         if update:

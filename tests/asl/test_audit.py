@@ -446,7 +446,12 @@ def test_audit_rof_lost_marker_by_phase(phase: str, phasing: str, marker: str) -
     )
     kept = run(state, Fire.model_validate({"weapons": ("W",), **extra}), [2, 1])
     assert kept.fact("ROF (W)") == "kept"
-    assert kept.state.weapon("W").fire_marker == "none"  # type: ignore[union-attr]
+    # A3: kept ROF lets it fire again in this phase; in the PFPh it is still marked Prep Fire
+    # (no fire in the AFPh), in the other phases it carries no marker yet
+    kept_weapon = kept.state.weapon("W")
+    assert kept_weapon is not None
+    assert kept_weapon.fire_marker == ("prep" if phase == "pfph" else "none")
+    assert not kept_weapon.spent
     lost = run(state, Fire.model_validate({"weapons": ("W",), **extra}), [3, 1])
     assert lost.fact("ROF (W)") == "lost"
     assert lost.state.weapon("W").fire_marker == marker  # type: ignore[union-attr]

@@ -464,3 +464,46 @@ def test_a_fire_lane_is_not_laid_with_tpbf() -> None:
     mph = table(attacker="Allied", phase="mph")
     lay = Fire(weapons=("HMG",), fire_lane=True, range=0, **MPH)
     refused(mph, lay, IllegalAction, "A9.22")
+
+
+# --------------------------------------------------------------------------------------------
+# A3 Prep Fire over the Player Turn (found by trying it)
+
+
+def test_a_mg_that_kept_rof_in_the_pfph_fires_again_there_but_not_in_the_afph() -> None:
+    state = table()
+    kept = run(state, Fire(weapons=("HMG",)), [1, 1])  # colored 1 ≤ ROF 3
+    assert kept.fact("ROF (HMG)") == "kept"
+    again = run(kept.state, Fire(weapons=("HMG",)), [2, 2])  # this PFPh: legal
+    assert again.fact("ROF (HMG)") == "kept"
+    afph = advance(again.state, 3)
+    assert afph.weapon("HMG").fire_marker == "prep"  # type: ignore[union-attr]
+    error = refused(afph, Fire(weapons=("HMG",)), IllegalAction, "A3")
+    assert "Prep Fire" in str(error)
+
+
+def test_a_squad_that_fired_its_mg_in_the_pfph_may_still_fire_its_inherent_fp_then_not_later() -> (
+    None
+):
+    state = table()
+    mg = run(state, Fire(weapons=("HMG",)), [1, 1]).state
+    assert mg.unit("B").fire_marker == "prep"  # type: ignore[union-attr]
+    inherent = run(mg, Fire(units=("B",)), [3, 4]).state  # A9.11: one SW MG free, same PFPh
+    refused(inherent, Fire(units=("B",)), IllegalAction, "A3")  # Inherent FP once per phase
+    afph = advance(inherent, 3)
+    refused(afph, Fire(units=("B",)), IllegalAction, "A3")
+
+
+def test_a_unit_marked_prep_fire_does_not_fire_its_unmarked_mg_in_the_afph() -> None:
+    state = table()
+    prepped = run(state, Fire(units=("B",)), [3, 4]).state  # B fires only its Inherent FP
+    error = refused(advance(prepped, 3), Fire(weapons=("HMG",)), IllegalAction, "A3")
+    assert "B is marked Prep Fire" in str(error)
+
+
+def test_a_forfeit_from_an_earlier_phase_names_no_empty_weapon_list() -> None:
+    state = table()
+    two = run(state, Fire(weapons=("LMG", "MMG")), [3, 3]).state
+    error = refused(advance(two, 3), Fire(units=("A",)), IllegalAction, "A9.11")
+    assert "fired  and" not in str(error)
+    assert "SW MGs earlier this Player Turn" in str(error)

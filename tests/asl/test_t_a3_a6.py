@@ -60,7 +60,8 @@ def test_T_A3_1_dr9_no_FB_effect() -> None:
         "B": ("4-4-7", False),
         "9-1": ("9-1", False),
     }
-    assert weapons(out.state) == {"HMG": ("ok", "none"), "LMG": ("ok", "prep")}
+    # HMG kept ROF: it may fire again this PFPh, and it Prep Fired (no fire in the AFPh, A3)
+    assert weapons(out.state) == {"HMG": ("ok", "prep"), "LMG": ("ok", "prep")}
 
 
 def test_T_A3_2_dr10_both_MALF_candidates_RS_HMG6_LMG1_HMG_malfunctions() -> None:

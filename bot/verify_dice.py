@@ -440,7 +440,8 @@ def verdict(counts: dict[str, int], head: dict[str, Any]) -> str:
         + ", ".join(f"{n} {what}" for what, n in counts.items())
         + f". Head #{head['seq']} {head['hash']}: entries after it, if any, are not in this file"
         " (compare it with the last head the bot posted); who declared each entry is the bot's"
-        " word; scripted dice prove nothing."
+        " word; scripted dice prove nothing; the rulings are not replayed here (each action's"
+        " outcome is as logged: `referee verify` replays them through the rules)."
     )
 
 

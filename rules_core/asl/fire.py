@@ -868,6 +868,15 @@ def plan_fire(state: AslState, action: Fire) -> FirePlan:
                         "(B# −2, FP halved as Area Fire)",
                     )
                 )
+        if action.fire_lane and weapon.kind == "sw_mg" and weapon.normal_range is not None:
+            need_range(action.range, f"a Fire Lane of {weapon.name} (Normal Range)")
+            assert action.range is not None
+            if action.range > weapon.normal_range:
+                raise IllegalAction(
+                    f"A Fire Lane is declared within Normal Range: {weapon.name}'s is "
+                    f"{weapon.normal_range} hexes, the target is at {action.range}.",
+                    rule="A9.22",
+                )
         if (
             action.fire_lane
             and weapon.kind == "sw_mg"

@@ -218,6 +218,7 @@ def add_weapon(state: AslState, action: AddWeapon) -> Outcome[AslState]:
         main_armament=action.main_armament,
         fb_immune=action.fb_immune,
         mg=action.mg,
+        normal_range=action.normal_range,
         cmg=action.cmg,
         special_ammo=_special_ammo(action.special_ammo),
         **in_play,

@@ -165,6 +165,8 @@ class Weapon(BaseModel):
     """FB16.65 and other immunity not given by the kind (a vehicular smoke dispenser)."""
     mg: MgType | None = None
     """The MG's size, when known (A9.8)."""
+    normal_range: int | None = None
+    """A9.1: a SW MG's Normal Range in hexes (the number after the dash of its strength)."""
     cmg: bool = False
     """A9.4 EXC: a CMG/IFE needs no leader beyond 16 hexes and treats no Infantry as concealed."""
     dm: bool = False

@@ -507,3 +507,13 @@ def test_a_forfeit_from_an_earlier_phase_names_no_empty_weapon_list() -> None:
     error = refused(advance(two, 3), Fire(units=("A",)), IllegalAction, "A9.11")
     assert "fired  and" not in str(error)
     assert "SW MGs earlier this Player Turn" in str(error)
+
+
+def test_a_fire_lane_is_laid_within_the_mgs_normal_range() -> None:
+    mph = table(attacker="Allied", phase="mph")
+    hmg = mph.weapon("HMG").model_copy(update={"normal_range": 12})  # type: ignore[union-attr]
+    mph = mph.with_weapons({"HMG": hmg})
+    refused(mph, Fire(weapons=("HMG",), fire_lane=True, range=13, **MPH), IllegalAction, "A9.22")
+    refused(mph, Fire(weapons=("HMG",), fire_lane=True, **MPH), InvalidInput, None)
+    laid = run(mph, Fire(weapons=("HMG",), fire_lane=True, range=12, **MPH), [4, 1]).state
+    assert laid.fire_lanes == (FireLane(weapon="HMG", location="K4"),)

@@ -296,6 +296,13 @@ class DiscordHandler:
         if reply.stats:
             embed.set_image(url=f"attachment://{files[0].filename}")
         ephemeral = reply.ephemeral or reply.preview
+        content: Any = discord.utils.MISSING
+        mentions: Any = discord.utils.MISSING
+        if reply.notice and reply.mention is not None:  # a turn notice pings the next player
+            content = f"<@{reply.mention.id}>, {reply.notice.partition(', ')[2] or reply.notice}"
+            mentions = discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(id=reply.mention.id)]
+            )
         clicked = (
             interaction.type == discord.InteractionType.component
             and interaction.message is not None
@@ -306,13 +313,13 @@ class DiscordHandler:
                 await self._mark_used(interaction, reply)
             if interaction.response.is_done():
                 await interaction.followup.send(
-                    embed=embed, files=files or discord.utils.MISSING, view=view,
-                    ephemeral=ephemeral,
+                    content=content, embed=embed, files=files or discord.utils.MISSING,
+                    view=view, ephemeral=ephemeral, allowed_mentions=mentions,
                 )  # fmt: skip
             else:
                 await interaction.response.send_message(
-                    embed=embed, files=files or discord.utils.MISSING, view=view,
-                    ephemeral=ephemeral,
+                    content=content, embed=embed, files=files or discord.utils.MISSING,
+                    view=view, ephemeral=ephemeral, allowed_mentions=mentions,
                 )  # fmt: skip
         except discord.HTTPException as exc:
             if reply.replayed and exc.code == ALREADY_ACKNOWLEDGED:

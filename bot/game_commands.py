@@ -103,6 +103,13 @@ class GameSeed(_Command):
     phrase: str = Field(min_length=1, max_length=200, description="Any text you like")
 
 
+class GameNotices(_Command):
+    """Turn notices on or off: a phase change mentions the player who must act next."""
+
+    action: Literal["game.notices"] = "game.notices"
+    on: bool = Field(description="true: mention the next player at each phase change")
+
+
 class GameRotate(_Command):
     """Referee: reveal the current dice seed and commit a new one."""
 
@@ -195,6 +202,7 @@ TableCommand = Annotated[
     | GameStatus
     | GameLog
     | GameSeed
+    | GameNotices
     | GameRotate
     | GameVoid
     | GameConfirm
@@ -214,6 +222,7 @@ TABLE_COMMANDS: tuple[type[BaseModel], ...] = (
     GameStatus,
     GameLog,
     GameSeed,
+    GameNotices,
     GameRotate,
     GameVoid,
     GameConfirm,

@@ -159,6 +159,9 @@ class Reply(BaseModel):
     """True when an interaction seen before was answered from the log, rolling nothing."""
     preview: bool = False
     file: ReplyFile | None = None
+    notice: str | None = None
+    """A turn notice: who must act next (Discord mentions ``mention``)."""
+    mention: UserRef | None = None
     follow_ups: tuple[FollowUp, ...] = ()
     """Commands offered next (buttons in Discord; their command lines are in ``fields``)."""
     attachments: tuple[ReplyFile, ...] = ()

@@ -321,6 +321,7 @@ class GameService:
             gc.GameRefereeAdd: self._referee_add,
             gc.GameRefereeRemove: self._referee_remove,
             gc.GameSeed: self._seed,
+            gc.GameNotices: self._notices,
             gc.GameRotate: self._rotate,
             gc.GameEnd: self._end,
             gc.RollDice: self._roll,
@@ -556,6 +557,7 @@ class GameService:
             )
             if not reply.replayed:
                 self._after_beacon_change(place, live.row.id, change)
+                reply = self._turn_notice(live, actor, command, change, reply)
             return reply
 
     # --- permissions -----------------------------------------------------------------------
@@ -816,6 +818,36 @@ class GameService:
             data={"phrase": command.phrase, "players": mixed.hex()},
             players_mix=mixed,
         )
+
+    def _notices(self, live: _Live, actor: Actor, command: gc.GameNotices) -> _Change:
+        self._require_player(live.row, actor)
+        table = _copy_table(live.row.table)
+        table["notices"] = command.on
+        return _Change(kind="game.notices", data={"on": command.on}, table=table)
+
+    def _turn_notice(
+        self, live: _Live, actor: Actor, command: BaseModel, change: _Change, reply: Reply
+    ) -> Reply:
+        """After a phase change (an action that ``advances_turn``), name the player whose turn it
+        is now — the holder of the seat of ``GameSystem.turn_side`` — with the phase, unless the
+        game turned notices off (``/game notices on:false``) or that player made the change."""
+        if not getattr(command, "advances_turn", False) or change.state is None:
+            return reply
+        if not live.row.table.get("notices", True):
+            return reply
+        side = live.system.turn_side(change.state)
+        holder = live.row.table["seats"].get(side) if side else None
+        if not side or not holder or holder["id"] == actor.user_id:
+            return reply  # nobody to tell, or the one who changed the phase
+        phase = next(
+            (line for line in live.system.summary(change.state) if line.startswith("Phase")), ""
+        )
+        detail = phase.split(":", 1)[1].strip() if ":" in phase else ""
+        notice = f"{holder['name']}, it is the {side} player's turn" + (
+            f": {detail}" if detail else ""
+        )
+        mention = UserRef(id=holder["id"], name=holder["name"])
+        return reply.model_copy(update={"notice": notice, "mention": mention})
 
     def _rotate(self, live: _Live, actor: Actor, command: gc.GameRotate) -> _Change:
         row = live.row
@@ -1110,7 +1142,11 @@ class GameService:
                 change = await self._confirm(live, actor, command)
             else:
                 change = await self._void(live, actor, command)
-            return await self._commit(place, live, actor, interaction_id, change, command=command)
+            reply = await self._commit(place, live, actor, interaction_id, change, command=command)
+            if not reply.replayed and change.kind == "action":  # a confirmed proposal
+                action = live.system.parse_action(change.data["action"])
+                reply = self._turn_notice(live, actor, action, change, reply)
+            return reply
 
     async def _void(
         self,
@@ -1297,6 +1333,7 @@ class GameService:
             ("Dice commitment", f"epoch {row.epoch}: {row.commitment}"),
             ("Players' seeds", row.players_mix.hex()),
             ("Voided entries", ", ".join(map(str, row.table["voided"])) or "none"),
+            ("Turn notices", "on" if row.table.get("notices", True) else "off"),
             (
                 "Voids by",
                 ", ".join(f"{v['name']} {v['count']}" for v in row.table.get("voids", {}).values())
@@ -1548,6 +1585,7 @@ class GameService:
                 f"epoch {e['next_epoch']} committed"
             ),
             "game.void": lambda e: f"Entry {e['entry']} is void: {e['reason']}",
+            "game.notices": lambda e: f"Turn notices {'on' if e['on'] else 'off'}",
             "game.propose": lambda e: (
                 f"{e['by']['name']} proposes {_proposal_text(e['command'])}; the "
                 f"{' or '.join(e['needs'])} player confirms with /game confirm entry:{e['seq']}"

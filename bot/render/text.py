@@ -88,6 +88,8 @@ def render_text(reply: Reply) -> str:
         lines.append(f"  dice: {dice}{tail}")
     if reply.file is not None:
         lines.append(f"  file: {reply.file.filename} ({len(reply.file.content)} bytes)")
+    if reply.notice:
+        lines.append(f"  notice: @{reply.notice}")
     return "\n".join(lines)
 
 

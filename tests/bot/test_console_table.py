@@ -61,3 +61,35 @@ def test_an_unscripted_run_keeps_secret_random_seeds(tmp_path: Path) -> None:
         for n in range(2)
     }
     assert len(commitments) == 2
+
+
+def test_turn_notices_name_the_player_whose_turn_it_is_and_can_be_turned_off(
+    tmp_path: Path,
+) -> None:
+    lines = """\
+/game new system:asl
+@alice /game seat side:Axis
+@bob /game seat side:Allied
+@alice /asl phase side:Axis phase:rph
+@bob /game confirm entry:4
+/asl phase
+@carol /game notices on:false
+@bob /game notices on:false
+/asl phase
+/game status
+/game export
+"""
+    run = referee(
+        "console", "-", "--db", str(tmp_path / "n.db"), "--out", str(tmp_path), stdin=lines
+    )  # fmt: skip
+    out = run.stdout
+    notices = [line.strip() for line in out.splitlines() if line.strip().startswith("notice:")]
+    assert notices == [
+        "notice: @alice, it is the Axis player's turn: Rally Phase of Axis (Player Turn 1)",
+        "notice: @alice, it is the Axis player's turn: Prep Fire Phase of Axis (Player Turn 1)",
+    ]  # the confirmed proposal and the referee's phase change; none once turned off
+    assert "line 7: Take a seat with /game seat before acting in this game." in out
+    assert "Turn notices: off" in out
+    (export,) = tmp_path.glob("game-*.jsonl")
+    verified = referee("verify", str(export))
+    assert verified.returncode == 0, verified.stdout + verified.stderr

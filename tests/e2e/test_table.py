@@ -19,7 +19,7 @@ from tests.fake_discord import FakeDiscord, Reply, SentInteraction
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 TIMEOUT = 30.0
-CHANNELS = ("help-1", "log-1", "buttons-1", "buttons-2", "roll-1")
+CHANNELS = ("help-1", "log-1", "buttons-1", "buttons-2", "roll-1", "notice-1")
 
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
@@ -191,3 +191,25 @@ async def test_roll_takes_a_category_and_a_count_and_shows_each_dr_colored_first
     assert len(fields["Totals"].split(", ")) == 3
     stats = await answer(discord, ["stats"], {"category": "MC"}, channel=channel)
     assert stats.embeds[0]["title"] == "MC dice of everyone in this channel"
+
+
+async def test_a_phase_change_mentions_the_player_whose_turn_it_is(
+    table: tuple[FakeDiscord, BotProcess],
+) -> None:
+    discord, _ = table
+    channel = "notice-1"
+    await answer(discord, ["game", "new"], {"system": "asl"}, user="ref", channel=channel)
+    await answer(discord, ["game", "seat"], {"side": "Axis"}, user="alice", channel=channel)
+    await answer(discord, ["game", "seat"], {"side": "Allied"}, user="bob", channel=channel)
+    phase = {"side": "Axis", "phase": "rph"}
+    reply = await answer(discord, ["asl", "phase"], phase, user="ref", channel=channel)
+    alice = discord.people["alice"].id
+    assert reply.content == (
+        f"<@{alice}>, it is the Axis player's turn: Rally Phase of Axis (Player Turn 1)"
+    ), reply.data
+    assert [str(u) for u in reply.data["allowed_mentions"]["users"]] == [alice]
+    assert reply.data["allowed_mentions"]["parse"] == []
+    off = await answer(discord, ["game", "notices"], {"on": False}, user="bob", channel=channel)
+    assert "Turn notices off" in off.embeds[0]["title"]
+    quiet = await answer(discord, ["asl", "phase"], {}, user="ref", channel=channel)
+    assert quiet.content == "" and "Prep Fire Phase" in quiet.text

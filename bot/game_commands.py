@@ -107,7 +107,7 @@ class GameNotices(_Command):
     """Turn notices on or off: a phase change mentions the player who must act next."""
 
     action: Literal["game.notices"] = "game.notices"
-    on: bool = Field(description="true: mention the next player at each phase change")
+    on: bool = Field(default=True, description="true: mention the next player at each phase change")
 
 
 class GameRotate(_Command):

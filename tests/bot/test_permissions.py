@@ -308,7 +308,7 @@ REFEREE_ONLY: set[type[BaseModel]] = {
     gc.GameEnd,
     gc.GameCancel,
 }
-ANY_PLAYER: set[type[BaseModel]] = {gc.GameSeed, gc.RollDice}
+ANY_PLAYER: set[type[BaseModel]] = {gc.GameSeed, gc.RollDice, gc.GameNotices}
 OWN_RULES: set[type[BaseModel]] = {gc.GameNew, gc.GameSeat, gc.GameVoid, gc.GameConfirm}
 """Checked by their own tests below (a new game, seats, voids and confirmations)."""
 

@@ -437,13 +437,15 @@ class GameService:
         return lock
 
     @contextlib.asynccontextmanager
-    async def _locked(self, place: Place) -> AsyncIterator[None]:
-        """The channel's lock; when deciding again after a refusal, the game held in the
-        database too (taken after the channel's lock, so two tasks never wait on each other)."""
+    async def _locked(self, place: Place, *, hold: bool = False) -> AsyncIterator[None]:
+        """The channel's lock; when deciding again after a refusal (or ``hold``), the game held
+        in the database too (taken after the channel's lock, so two tasks never wait on each
+        other) and read afresh from it."""
         async with self._lock(place):
-            if not _HOLD_GAME.get():
+            if not (hold or _HOLD_GAME.get()):
                 yield
                 return
+            self._live.pop((place.guild_id, place.channel_id), None)
             try:
                 async with self.repo.hold(place.guild_id, place.channel_id):
                     yield
@@ -1710,8 +1712,9 @@ class GameService:
     async def _resolve_declaration(
         self, place: Place, game_id: int, seq: int, beacon: Beacon
     ) -> Reply | None:
-        """Append the ``resolved`` entry of declaration ``seq`` with the dice of ``beacon``."""
-        async with self._lock(place):
+        """Append the ``resolved`` entry of declaration ``seq`` with the dice of ``beacon``
+        (holding the game in the database: another process cannot write it in between)."""
+        async with self._locked(place, hold=True):
             try:
                 live = await self._load(place, locked=True)
             except NoGameHere:

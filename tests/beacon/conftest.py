@@ -34,12 +34,13 @@ def beacon_config(relay: LocalRelay, **kwargs: float) -> BeaconConfig:
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> Path:
-    return tmp_path / "referee.db"
+async def db(database: Path | str) -> Path | str:
+    """The beacon games' database, on each engine (an SQLite file, a PostgreSQL database)."""
+    return database
 
 
 @pytest.fixture
-async def service(db: Path, relay: LocalRelay) -> AsyncIterator[GameService]:
+async def service(db: Path | str, relay: LocalRelay) -> AsyncIterator[GameService]:
     repo = await Repository.open(db)
     svc = GameService(repo, {"toy": SYSTEM}, beacon=beacon_config(relay), dice_default="beacon")
     yield svc

@@ -110,6 +110,41 @@ class GameNotices(_Command):
     on: bool = Field(default=True, description="true: mention the next player at each phase change")
 
 
+class GameResult(_Command):
+    """Record the game's result for the league: the winner or a draw, the scenario, the attacker."""
+
+    action: Literal["game.result"] = "game.result"
+    winner: str = Field(
+        description="The winning side, or draw", json_schema_extra={"autocomplete": "side"}
+    )
+    scenario: str = Field(
+        min_length=1, max_length=20, description="The scenario's id, as published: FT91, J76, AP86"
+    )
+    attacker: str = Field(
+        description="The side that attacked in the scenario",
+        json_schema_extra={"autocomplete": "side"},
+    )
+    tournament: str = Field(
+        default="", max_length=40, description="The league or tournament id (its results file)"
+    )
+    round: int = Field(default=1, ge=1, le=999, description="The round of the tournament")
+
+
+class GameList(_Command):
+    """The server's active games, by player."""
+
+    action: Literal["game.list"] = "game.list"
+    read_only: ClassVar[bool] = True
+
+
+class GameLeague(_Command):
+    """Referees: a tournament's results as the ASL Player Ratings CSV, with every game's export."""
+
+    action: Literal["game.league"] = "game.league"
+    read_only: ClassVar[bool] = True
+    tournament: str = Field(min_length=1, max_length=40, description="The tournament id")
+
+
 class GameRotate(_Command):
     """Referee: reveal the current dice seed and commit a new one."""
 
@@ -203,6 +238,9 @@ TableCommand = Annotated[
     | GameLog
     | GameSeed
     | GameNotices
+    | GameResult
+    | GameList
+    | GameLeague
     | GameRotate
     | GameVoid
     | GameConfirm
@@ -223,6 +261,9 @@ TABLE_COMMANDS: tuple[type[BaseModel], ...] = (
     GameLog,
     GameSeed,
     GameNotices,
+    GameResult,
+    GameList,
+    GameLeague,
     GameRotate,
     GameVoid,
     GameConfirm,

@@ -15,14 +15,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import csv
 import dataclasses
 import functools
 import importlib.util
+import io
 import json
 import logging
 import random
 import uuid
 import weakref
+import zipfile
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
@@ -322,6 +325,7 @@ class GameService:
             gc.GameRefereeRemove: self._referee_remove,
             gc.GameSeed: self._seed,
             gc.GameNotices: self._notices,
+            gc.GameResult: self._result,
             gc.GameRotate: self._rotate,
             gc.GameEnd: self._end,
             gc.RollDice: self._roll,
@@ -352,6 +356,10 @@ class GameService:
         # reads: nothing is logged
         if isinstance(command, gc.GameStatus):
             return await self._status(place)
+        if isinstance(command, gc.GameList):
+            return await self._list(place)
+        if isinstance(command, gc.GameLeague):
+            return await self._league(place, actor, command)
         if isinstance(command, gc.GameLog):
             return await self._log(place, command.last, command.before)
         if isinstance(command, gc.GameExport):
@@ -819,6 +827,78 @@ class GameService:
             kind="game.seed",
             data={"phrase": command.phrase, "players": mixed.hex()},
             players_mix=mixed,
+        )
+
+    def _result(self, live: _Live, actor: Actor, command: gc.GameResult) -> _Change:
+        self._require_player(live.row, actor)
+        sides = live.row.table["sides"]
+        if len(sides) != 2:
+            raise InvalidInput("A result names one winner of two sides; this game has more.")
+        winner = "draw" if command.winner.strip().lower() == "draw" else None
+        winner = winner or side_named(sides, command.winner)
+        scenario = command.scenario.strip()
+        if not all(ch.isalnum() or ch in "-_." for ch in scenario):
+            raise InvalidInput(
+                f"Write the scenario's id as published, like FT91, not {scenario!r}."
+            )
+        data = {
+            "winner": winner,
+            "scenario": scenario,
+            "attacker": side_named(sides, command.attacker),
+            "tournament": command.tournament.strip(),
+            "round": command.round,
+        }
+        table = _copy_table(live.row.table)
+        table["result"] = data
+        return _Change(kind="game.result", data=data, table=table)
+
+    async def _list(self, place: Place) -> Reply:
+        """The server's active games by player: where each plays, what and which side."""
+        games = [g for g in await self.repo.games_in_guild(place.guild_id) if g.status == "active"]
+        by_player: dict[str, list[str]] = {}
+        for game in games:
+            for side, player in game.table["seats"].items():
+                if player:
+                    by_player.setdefault(player["name"], []).append(
+                        f"<#{game.channel_id}> {game.title} ({game.system}, {side})"
+                    )
+        fields = tuple((name, "\n".join(lines)) for name, lines in sorted(by_player.items()))
+        return Reply(
+            command="/game list",
+            title=f"Active games in this server: {len(games)}",
+            fields=fields or (("Players", "nobody is seated in an active game"),),
+            scripted=self.script is not None,
+            ephemeral=True,
+        )
+
+    async def _league(self, place: Place, actor: Actor, command: gc.GameLeague) -> Reply:
+        """The tournament's recorded results as the ASL Player Ratings upload CSV, and each of
+        its games' exports, in one zip file (server administrators and referees)."""
+        if not actor.is_admin:
+            raise NotAReferee("Only a server administrator or referee exports a league's results.")
+        tournament = command.tournament.strip()
+        rows: list[list[str]] = []
+        exports: list[tuple[str, str]] = []
+        for game in await self.repo.games_in_guild(place.guild_id):
+            result = game.table.get("result")
+            if not result or result.get("tournament") != tournament:
+                continue
+            entries = await self.repo.entries(game.id)
+            recorded = [e.data() for e in entries if e.kind == "game.result"][-1]
+            rows.append(ratings_row(game, result, recorded["at"][:10]))
+            exports.append((f"game-{game.public_id}.jsonl", await export_game(self.repo, game)))
+        if not rows:
+            raise InvalidInput(
+                f"No game of this server has a result recorded for {tournament!r} "
+                "(/game result tournament:…)."
+            )
+        content = league_zip(rows, exports)
+        return Reply(
+            command="/game league",
+            title=f"{tournament}: {len(rows)} results and their games' exports",
+            scripted=self.script is not None,
+            ephemeral=True,
+            file=ReplyFile(filename=f"{_file_safe(tournament)}-results.zip", content=content),
         )
 
     def _notices(self, live: _Live, actor: Actor, command: gc.GameNotices) -> _Change:
@@ -1588,6 +1668,11 @@ class GameService:
             ),
             "game.void": lambda e: f"Entry {e['entry']} is void: {e['reason']}",
             "game.notices": lambda e: f"Turn notices {'on' if e['on'] else 'off'}",
+            "game.result": lambda e: (
+                f"Result of {e['scenario']}: "
+                + ("a draw" if e["winner"] == "draw" else f"{e['winner']} wins")
+                + f" ({e['attacker']} attacked)"
+            ),
             "game.propose": lambda e: (
                 f"{e['by']['name']} proposes {_proposal_text(e['command'])}; the "
                 f"{' or '.join(e['needs'])} player confirms with /game confirm entry:{e['seq']}"
@@ -2043,6 +2128,51 @@ LOG_PAGE_CHARS = 4000
 """At most this many characters of entries on one page (an embed holds 6000 in all)."""
 LOG_ENTRY_CHARS = 300
 """An entry's line in ``/game log`` is cut to this length (the export has it whole)."""
+
+
+RATINGS_HEADER = (
+    "TOURNAMENT ID", "ROUND NO.", "LEAVE BLANK", "SCENARIO ID",
+    "PLAYER 1 NAME", "PLAYER 1 ATTACKER OR DEFENDER", "PLAYER 1 ALLIES OR AXIS", "PLAYER 1 RESULT",
+    "PLAYER 2 NAME", "PLAYER 2 ATTACKER OR DEFENDER", "PLAYER 2 ALLIES OR AXIS", "PLAYER 2 RESULT",
+    "DATE",
+)  # fmt: skip
+"""The header row of the ASL Player Ratings results upload, exactly as its sample file has it."""
+
+
+def ratings_row(game: GameRow, result: Mapping[str, Any], date: str) -> list[str]:
+    """One game's row of the ASL Player Ratings upload: the two seated players, who attacked,
+    Axis or Allies where the sides are called so, win/lost/draw, and the ISO date."""
+    cells = [str(result["tournament"]), str(result["round"]), "", str(result["scenario"])]
+    for side in game.table["sides"][:2]:
+        player = game.table["seats"].get(side)
+        role = "attacker" if side == result["attacker"] else "defender"
+        camp = {"axis": "axis", "allied": "allies", "allies": "allies"}.get(side.lower(), "")
+        outcome = (
+            "draw"
+            if result["winner"] == "draw"
+            else ("win" if side == result["winner"] else "lost")
+        )
+        cells += [player["name"] if player else "", role, camp, outcome]
+    return [*cells, date]
+
+
+def league_zip(rows: list[list[str]], exports: list[tuple[str, str]]) -> bytes:
+    """``results.csv`` (header and rows) and every game's export, in one zip with fixed times."""
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(RATINGS_HEADER)
+    writer.writerows(rows)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, content in [("results.csv", text.getvalue()), *exports]:
+            info = zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, content.encode("utf-8"))
+    return buffer.getvalue()
+
+
+def _file_safe(text: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in text) or "league"
 
 
 def category_lines(sums: list[tuple[str, int, int, int]]) -> list[str]:

@@ -208,7 +208,7 @@ class Table:
                 raise Mismatch(seq, f"{by['name']} holds no seat of {', '.join(sides)}")
             if not sides and not (referee or held):
                 raise Mismatch(seq, f"{by['name']} holds no seat and is not a referee")
-        elif kind in ("roll", "game.seed", "game.propose", "game.notices"):
+        elif kind in ("roll", "game.seed", "game.propose", "game.notices", "game.result"):
             if not (referee or held):
                 raise Mismatch(seq, f"{by['name']} holds no seat and is not a referee")
             if kind == "game.propose":

@@ -216,6 +216,10 @@ class Repository(abc.ABC):
         """Active games with a declaration waiting for its beacon round (bot/beacon)."""
 
     @abc.abstractmethod
+    async def games_in_guild(self, guild_id: int) -> list[GameRow]:
+        """Every game of the server, active and ended, oldest first."""
+
+    @abc.abstractmethod
     async def game(self, game_id: int) -> GameRow | None:
         """A game by its row id."""
 

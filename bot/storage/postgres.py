@@ -131,6 +131,11 @@ class PostgresRepository(Repository):
         rows = await self._db().fetch(_q(sql.PENDING_CANDIDATES))
         return [game for game in map(game_from_row, rows) if game.table.get("pending") is not None]
 
+    async def games_in_guild(self, guild_id: int) -> list[GameRow]:
+        """Every game of the server, active and ended, oldest first."""
+        rows = await self._db().fetch(_q(sql.GUILD_GAMES), guild_id)
+        return [game_from_row(row) for row in rows]
+
     async def game(self, game_id: int) -> GameRow | None:
         """A game by its row id."""
         return await self._one_game(sql.GAME_BY_ID, game_id)

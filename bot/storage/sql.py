@@ -48,6 +48,8 @@ PENDING_CANDIDATES = (
 )
 """Active games whose table may hold a pending beacon declaration (the caller keeps those whose
 parsed table does: portable SQL rather than each engine's JSON functions)."""
+GUILD_GAMES = f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id = ? ORDER BY id"
+"""Every game of a server, oldest first (``/game list``, a league's results)."""
 ENTRY_BY_INTERACTION = _ENTRY + "WHERE interaction_id = ?"
 ENTRIES = _ENTRY + "WHERE game_id = ? AND seq > ? AND seq <= ? ORDER BY seq"
 LAST_ENTRIES = _ENTRY + "WHERE game_id = ? ORDER BY seq DESC LIMIT ?"
@@ -221,6 +223,7 @@ __all__ = [
     "ENTRIES",
     "ENTRY_BY_INTERACTION",
     "GAME_BY_ID",
+    "GUILD_GAMES",
     "HOLD_GAME",
     "INSERT_ENTRY",
     "INSERT_GAME",

@@ -309,7 +309,13 @@ REFEREE_ONLY: set[type[BaseModel]] = {
     gc.GameCancel,
 }
 ANY_PLAYER: set[type[BaseModel]] = {gc.GameSeed, gc.RollDice, gc.GameNotices}
-OWN_RULES: set[type[BaseModel]] = {gc.GameNew, gc.GameSeat, gc.GameVoid, gc.GameConfirm}
+OWN_RULES: set[type[BaseModel]] = {
+    gc.GameNew,
+    gc.GameSeat,
+    gc.GameVoid,
+    gc.GameConfirm,
+    gc.GameResult,  # tests/bot/test_league.py: players and referees record, others are refused
+}
 """Checked by their own tests below (a new game, seats, voids and confirmations)."""
 
 

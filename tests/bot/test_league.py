@@ -1,0 +1,87 @@
+"""League play through a real `referee console`: /game result, /game list, and /game league's
+zip (the ASL Player Ratings CSV with its exact header, and each game's export, which verifies)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import zipfile
+from pathlib import Path
+
+from bot.service import RATINGS_HEADER
+from tests.bot.test_console import referee
+
+HEADER = (
+    "TOURNAMENT ID,ROUND NO.,LEAVE BLANK,SCENARIO ID,PLAYER 1 NAME,PLAYER 1 ATTACKER OR DEFENDER,"
+    "PLAYER 1 ALLIES OR AXIS,PLAYER 1 RESULT,PLAYER 2 NAME,PLAYER 2 ATTACKER OR DEFENDER,"
+    "PLAYER 2 ALLIES OR AXIS,PLAYER 2 RESULT,DATE"
+)
+
+
+def play(tmp_path: Path, channel: str, lines: str) -> str:
+    run = referee(
+        "console", "-", "--db", str(tmp_path / "league.db"), "--channel", channel,
+        "--admin", "org", "--out", str(tmp_path), stdin=lines,
+    )  # fmt: skip
+    return run.stdout
+
+
+def test_results_are_logged_listed_and_exported_as_the_ratings_csv_with_each_game(
+    tmp_path: Path,
+) -> None:
+    assert ",".join(RATINGS_HEADER) == HEADER
+    first = play(
+        tmp_path,
+        "table-1",
+        """\
+@org /game new system:asl title:"Round 1"
+@paul /game seat side:Axis
+@ron /game seat side:Allied
+@paul /game result winner:axis scenario:FT91 attacker:Axis tournament:CASLO_18 round:1
+@ron /game result winner:chess scenario:FT91 attacker:Axis
+@zed /game result winner:draw scenario:FT91 attacker:Axis
+@org /game end
+""",
+    )
+    assert "#4 Result of FT91: Axis wins (Axis attacked) — paul" in first
+    assert "line 5: " in first  # an unknown side: one sentence, nothing logged
+    assert "line 6: Take a seat with /game seat before acting in this game." in first
+    second = play(
+        tmp_path,
+        "table-2",
+        """\
+@org /game new system:asl title:"Round 2"
+@jim /game seat side:Allied
+@paul /game seat side:Axis
+@jim /game result winner:draw scenario:AP99 attacker:Allied tournament:CASLO_18 round:2
+""",
+    )
+    assert "Result of AP99: a draw (Allied attacked)" in second
+    listing = play(tmp_path, "table-2", "@org /game list\n")
+    assert "Active games in this server: 1" in listing
+    assert "paul: <#" in listing and "Round 2 (asl, Axis)" in listing
+    refused = play(tmp_path, "table-2", "@paul /game league tournament:CASLO_18\n")
+    assert "Only a server administrator or referee" in refused
+    exported = play(tmp_path, "table-2", "@org /game league tournament:CASLO_18\n")
+    assert "CASLO_18: 2 results" in exported
+    with zipfile.ZipFile(tmp_path / "CASLO_18-results.zip") as archive:
+        names = archive.namelist()
+        table = archive.read("results.csv").decode("utf-8")
+        for name in names[1:]:
+            (tmp_path / name).write_bytes(archive.read(name))
+    rows = list(csv.reader(io.StringIO(table)))
+    assert table.splitlines()[0] == HEADER
+    assert rows[1][:12] == [
+        "CASLO_18", "1", "", "FT91", "paul", "attacker", "axis", "win",
+        "ron", "defender", "allies", "lost",
+    ]  # fmt: skip
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", rows[1][12]), rows[1]
+    assert rows[2][:12] == [
+        "CASLO_18", "2", "", "AP99", "paul", "defender", "axis", "draw",
+        "jim", "attacker", "allies", "draw",
+    ]  # fmt: skip
+    assert len(names) == 3 and all(n.startswith("game-") for n in names[1:])
+    for name in names[1:]:
+        verified = referee("verify", str(tmp_path / name))
+        assert verified.returncode == 0, verified.stdout + verified.stderr

@@ -80,6 +80,15 @@ def default_dice(category: str) -> str:
     return "DR"
 
 
+ORIGINAL_DR_MEANINGS: tuple[tuple[str, int, str, str], ...] = (
+    ("MC", 2, "A15.1", "Original MC DR 2 — the unit may enter Heat of Battle"),
+    ("MC", 12, "A10.31", "Original MC DR 12 — the unit also suffers Casualty Reduction"),
+    ("TH", 2, "C3.7", "Original TH DR 2 — a Critical Hit if the shot hits"),
+)
+"""(category, Original DR, rule, meaning): what an Original DR of that category means by itself
+(A15.1, A10.31, C3.7); IFT doubles (A7.9) depend on the colored die and are read apart."""
+
+
 def notes(category: str, roll: Roll) -> tuple[Step, ...]:
     """What the ASL rules make of this Original DR in this category, each with its rule.
 
@@ -107,30 +116,11 @@ def notes(category: str, roll: Roll) -> tuple[Step, ...]:
                 dice=(roll,),
             )
         )
-    if category == "MC" and total == 2:
-        found.append(
-            Step(
-                rule="A15.1",
-                text="Original MC DR 2 — the unit may enter Heat of Battle",
-                dice=(roll,),
-            )
-        )
-    if category == "MC" and total == 12:
-        found.append(
-            Step(
-                rule="A10.31",
-                text="Original MC DR 12 — the unit also suffers Casualty Reduction",
-                dice=(roll,),
-            )
-        )
-    if category == "TH" and total == 2:
-        found.append(
-            Step(
-                rule="C3.7",
-                text="Original TH DR 2 — a Critical Hit if the shot hits",
-                dice=(roll,),
-            )
-        )
+    found.extend(
+        Step(rule=rule, text=text, dice=(roll,))
+        for wanted, original, rule, text in ORIGINAL_DR_MEANINGS
+        if category == wanted and total == original
+    )
     return tuple(found)
 
 

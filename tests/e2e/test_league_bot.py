@@ -1,0 +1,230 @@
+"""League play and the VASL-style rolls on the real bot against the fake Discord: /game result
+and /game list as players see them, /game league's zip arriving as an attachment (the ASL Player
+Ratings CSV with its exact header, every export verified by `referee verify`), `/roll dice:"3 DR"`
+by category, and `/stats player:` counting only that player's dice.
+
+One bot serves the module; each test plays in its own channels.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+import re
+import zipfile
+from collections import Counter
+from collections.abc import AsyncIterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from tests.bot.test_console import referee
+from tests.e2e.conftest import BotLauncher, BotProcess
+from tests.fake_discord import FakeDiscord, Reply
+
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
+
+TIMEOUT = 30.0
+CHANNELS = ("league-1", "league-2", "league-3", "batch-1")
+HEADER = (
+    "TOURNAMENT ID,ROUND NO.,LEAVE BLANK,SCENARIO ID,PLAYER 1 NAME,PLAYER 1 ATTACKER OR DEFENDER,"
+    "PLAYER 1 ALLIES OR AXIS,PLAYER 1 RESULT,PLAYER 2 NAME,PLAYER 2 ATTACKER OR DEFENDER,"
+    "PLAYER 2 ALLIES OR AXIS,PLAYER 2 RESULT,DATE"
+)
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def table(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> AsyncIterator[tuple[FakeDiscord, BotProcess]]:
+    async with FakeDiscord(extra_channels=CHANNELS) as discord:
+        launcher = BotLauncher(discord, tmp_path_factory.mktemp("league"))
+        bot = await launcher.start_ready(["-m", "bot", "run"])
+        yield discord, bot
+        code = await bot.stop()
+        assert code == 0, bot.output()
+        assert "Traceback" not in bot.output(), bot.output()
+
+
+async def answer(
+    discord: FakeDiscord,
+    path: list[str],
+    options: Mapping[str, Any] | None = None,
+    *,
+    user: str,
+    channel: str,
+) -> Reply:
+    """Send a slash command and return the bot's answer (the follow-up after a defer)."""
+    sent = await discord.slash(path, options or {}, user=user, channel=channel)
+    reply = await sent.next_reply(TIMEOUT)
+    if reply.type == 5:
+        reply = await sent.next_reply(TIMEOUT)
+    return reply
+
+
+async def seated_game(
+    discord: FakeDiscord, channel: str, title: str, axis: str, allied: str
+) -> None:
+    new = await answer(
+        discord, ["game", "new"], {"system": "asl", "title": title}, user="ref", channel=channel
+    )
+    assert not new.ephemeral, new.data
+    for side, user in (("Axis", axis), ("Allied", allied)):
+        seat = await answer(discord, ["game", "seat"], {"side": side}, user=user, channel=channel)
+        assert f"takes the {side} seat" in seat.embeds[0]["title"], seat.data
+
+
+async def test_results_are_listed_and_the_league_zip_arrives_with_the_csv_and_exports(
+    table: tuple[FakeDiscord, BotProcess], tmp_path: Path
+) -> None:
+    discord, _ = table
+    await seated_game(discord, "league-1", "Round 1", axis="alice", allied="bob")
+    await seated_game(discord, "league-2", "Round 2", axis="bob", allied="alice")
+    await seated_game(discord, "league-3", "Friendly", axis="alice", allied="bob")
+
+    wrong = await answer(
+        discord, ["game", "result"], {"winner": "chess", "scenario": "FT91", "attacker": "Axis"},
+        user="bob", channel="league-1",
+    )  # fmt: skip
+    assert wrong.ephemeral and not wrong.embeds, wrong.data
+    assert wrong.content == "'chess' is not a side of this game; the sides are Axis, Allied."
+    first = await answer(
+        discord, ["game", "result"],
+        {"winner": "axis", "scenario": "FT91", "attacker": "Axis", "tournament": "CASLO_18",
+         "round": 1},
+        user="alice", channel="league-1",
+    )  # fmt: skip
+    assert not first.ephemeral
+    assert re.fullmatch(
+        r"#4 Result of FT91: Axis wins \(Axis attacked\)", first.embeds[0]["title"]
+    ), first.embeds[0]["title"]
+    second = await answer(
+        discord, ["game", "result"],
+        {"winner": "draw", "scenario": "AP99", "attacker": "allied", "tournament": "CASLO_18",
+         "round": 2},
+        user="alice", channel="league-2",
+    )  # fmt: skip
+    assert second.embeds[0]["title"] == "#4 Result of AP99: a draw (Allied attacked)"
+    other = await answer(
+        discord, ["game", "result"],
+        {"winner": "allied", "scenario": "J1", "attacker": "Axis", "tournament": "FRIENDLIES"},
+        user="bob", channel="league-3",
+    )  # fmt: skip
+    assert other.embeds[0]["title"] == "#4 Result of J1: Allied wins (Axis attacked)"
+
+    listing = await answer(discord, ["game", "list"], user="bob", channel="league-3")
+    assert listing.ephemeral
+    assert listing.embeds[0]["title"] == "Active games in this server: 3"
+    where = {name: discord.channels[name]["id"] for name in ("league-1", "league-2", "league-3")}
+    players = {f["name"]: f["value"].splitlines() for f in listing.embeds[0]["fields"]}
+    assert sorted(players["alice"]) == sorted(
+        [
+            f"<#{where['league-1']}> Round 1 (asl, Axis)",
+            f"<#{where['league-2']}> Round 2 (asl, Allied)",
+            f"<#{where['league-3']}> Friendly (asl, Axis)",
+        ]
+    )
+    assert len(players["bob"]) == 3
+
+    refused = await answer(
+        discord, ["game", "league"], {"tournament": "CASLO_18"}, user="alice", channel="league-3"
+    )
+    assert refused.ephemeral and not refused.files
+    assert "Only a server administrator or referee" in refused.text
+    unknown = await answer(
+        discord, ["game", "league"], {"tournament": "NOPE"}, user="ref", channel="league-3"
+    )
+    assert unknown.ephemeral and not unknown.files and "NOPE" in unknown.text
+
+    exported = await answer(
+        discord, ["game", "league"], {"tournament": "CASLO_18"}, user="ref", channel="league-3"
+    )
+    assert exported.ephemeral
+    assert exported.embeds[0]["title"] == "CASLO_18: 2 results and their games' exports"
+    (upload,) = exported.files
+    assert upload.filename == "CASLO_18-results.zip"
+    assert exported.message is not None
+    assert [a["filename"] for a in exported.message["attachments"]] == ["CASLO_18-results.zip"]
+    with zipfile.ZipFile(io.BytesIO(upload.data)) as archive:
+        names = archive.namelist()
+        table_text = archive.read("results.csv").decode("utf-8")
+        exports = {name: archive.read(name) for name in names if name != "results.csv"}
+    assert names[0] == "results.csv" and len(exports) == 2
+    assert table_text.splitlines()[0] == HEADER
+    today = datetime.datetime.now(datetime.UTC).date()
+    rows = sorted(list(csv.reader(io.StringIO(table_text)))[1:], key=lambda row: row[1])
+    dates = {datetime.date.fromisoformat(row[12]) for row in rows}
+    assert dates <= {today, today - datetime.timedelta(days=1)}, dates  # a run across midnight
+    assert [row[:12] for row in rows] == [
+        ["CASLO_18", "1", "", "FT91", "alice", "attacker", "axis", "win",
+         "bob", "defender", "allies", "lost"],
+        ["CASLO_18", "2", "", "AP99", "bob", "defender", "axis", "draw",
+         "alice", "attacker", "allies", "draw"],
+    ]  # fmt: skip
+    for name, content in exports.items():
+        assert re.fullmatch(r"game-[0-9a-f]{32}\.jsonl", name), name
+        path = tmp_path / name
+        path.write_bytes(content)
+        verified = referee("verify", str(path))
+        assert verified.returncode == 0, verified.stdout + verified.stderr
+        assert b'"game.result"' in content
+
+
+def faces(reply: Reply) -> list[int]:
+    """The colored and white die of every DR line of a roll's embed."""
+    found = re.findall(r"colored \*\*(\d)\*\*, white \*\*(\d)\*\*", reply.embeds[0]["description"])
+    return [int(face) for pair in found for face in pair]
+
+
+async def test_a_batch_by_category_and_the_stats_of_one_player(
+    table: tuple[FakeDiscord, BotProcess],
+) -> None:
+    discord, _ = table
+    channel = "batch-1"
+    await seated_game(discord, channel, "Batches", axis="alice", allied="bob")
+    batch = await answer(
+        discord, ["roll"], {"dice": "3 DR", "category": "IFT", "reason": "3 attacks"},
+        user="bob", channel=channel,
+    )  # fmt: skip
+    assert not batch.ephemeral
+    lines = batch.embeds[0]["description"].splitlines()
+    assert len(lines) == 3 and all(line.startswith("🎲 **IFT DR ") for line in lines), lines
+    bob_faces = faces(batch)
+    assert len(bob_faces) == 6
+    totals = {f["name"]: f["value"] for f in batch.embeds[0]["fields"]}["Totals"]
+    expected = [bob_faces[i] + bob_faces[i + 1] for i in range(0, 6, 2)]
+    assert totals == ", ".join(str(total) for total in expected), totals
+    twice = await answer(
+        discord, ["roll"], {"dice": "3 DR", "count": 2}, user="bob", channel=channel
+    )
+    assert twice.ephemeral and 'dice:"3 DR"' in twice.text  # one sentence, nothing rolled
+    alice = await answer(
+        discord, ["roll"], {"category": "MC", "count": 2}, user="alice", channel=channel
+    )
+    assert len(faces(alice)) == 4
+    more = await answer(discord, ["roll"], {"category": "IFT"}, user="alice", channel=channel)
+    alice_ift = faces(more)
+
+    stats = await answer(
+        discord, ["stats"], {"player": "bob", "category": "IFT"}, user="alice", channel=channel
+    )
+    assert stats.ephemeral
+    embed = stats.embeds[0]
+    assert embed["title"] == "IFT dice of bob in this channel"
+    counted = Counter(bob_faces)
+    fields = {f["name"]: f["value"] for f in embed["fields"]}
+    assert fields["d6: 6 dice"].splitlines()[0] == " ".join(
+        f"{face}:{counted[face]}" for face in range(1, 7)
+    )
+    everyone = await answer(discord, ["stats"], {"category": "IFT"}, user="alice", channel=channel)
+    assert any(f["name"] == "d6: 8 dice" for f in everyone.embeds[0]["fields"])
+    assert len(alice_ift) == 2
+    by_category = await answer(discord, ["stats"], {"player": "alice"}, user="bob", channel=channel)
+    category_lines = {f["name"]: f["value"] for f in by_category.embeds[0]["fields"]}
+    assert category_lines["By category"].splitlines() == [
+        f"IFT: 1 DR, mean {sum(alice_ift):.2f}",
+        f"MC: 2 DR, mean {sum(faces(alice)) / 2:.2f}",
+    ]

@@ -46,10 +46,17 @@ action concerns are derived from the same declaration, so a new command needs no
   it is now (:meth:`GameSystem.turn_side`);
 * a field marked ``"referee_only": True`` may be given (set to anything but its default) only by
   a referee.
+
+**A scenario is set up in one step** (:mod:`rules_core.scenario`): a command whose model says
+``scenario: ClassVar[bool] = True`` may appear in a scenario's text; the batch is one
+:class:`~rules_core.scenario.Setup` action, which every system parses, runs and checks like its own
+actions (it concerns the sides its commands concern). :meth:`GameSystem.forces` writes a game's
+current forces back out as such commands.
 """
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
@@ -61,6 +68,7 @@ from rules_core.dice import Dice
 from rules_core.errors import InvalidInput, explain_validation_error
 from rules_core.odds import exact_odds
 from rules_core.outcome import Fact, Outcome
+from rules_core.scenario import SETUP_ACTION, Setup, parse_setup, run_setup, setup_sides
 
 S = TypeVar("S", bound=BaseModel)
 A = TypeVar("A", bound=BaseModel)
@@ -113,8 +121,11 @@ class GameSystem(ABC, Generic[S, A]):
     def concerned_sides(self, state: S, action: A) -> frozenset[str]:
         """Every side ``action`` concerns, derived from its model (see the module docstring).
 
-        An action that names nothing of any side, and set-up, concern every side.
+        An action that names nothing of any side, and set-up, concern every side; a scenario's
+        set-up (:class:`~rules_core.scenario.Setup`) concerns what its commands concern.
         """
+        if isinstance(action, Setup):
+            return setup_sides(self, state, action, named=False)
         if getattr(type(action), "setup", False):
             return frozenset(self.names(state, "side"))
         return self.named_sides(state, action) or frozenset(self.names(state, "side"))
@@ -123,6 +134,8 @@ class GameSystem(ABC, Generic[S, A]):
         """The sides of what ``action`` names: its declared side, the current side of every
         thing an option names (``names_enemy`` options aside) and, for a phase change, the side
         whose turn it is. Empty when it names nothing of any side."""
+        if isinstance(action, Setup):
+            return setup_sides(self, state, action, named=True)
         model = type(action)
         sides: set[str] = set()
         acting = self.acting_side(state, action)
@@ -154,9 +167,15 @@ class GameSystem(ABC, Generic[S, A]):
         return []
 
     def run(self, state: S, action: A, dice: Dice) -> Outcome[S]:
-        """Resolve and make sure the outcome lists every die read during resolution."""
+        """Resolve and make sure the outcome lists every die read during resolution.
+
+        A scenario's :class:`~rules_core.scenario.Setup` runs its commands in order, all or none.
+        """
         before = len(dice.rolls)
-        outcome = self.resolve(state, action, dice)
+        if isinstance(action, Setup):
+            outcome: Outcome[S] = run_setup(self, state, action, dice)
+        else:
+            outcome = self.resolve(state, action, dice)
         read = tuple(dice.rolls[before:])
         if outcome.rolls != read:
             outcome = outcome.model_copy(update={"rolls": read})
@@ -171,8 +190,31 @@ class GameSystem(ABC, Generic[S, A]):
         """Exact probability of each distinct outcome (by its facts); refuses illegal actions."""
         return exact_odds(lambda dice: self.resolve(state, action, dice).facts)
 
+    def forces(self, state: S) -> list[BaseModel]:
+        """The game's current forces as the set-up commands that set them up (in order).
+
+        Fed to a new game as a scenario (:func:`~rules_core.scenario.write_scenario`), they set up
+        the same sides' things; what only play produces (this phase's fire, a trace check) is
+        not part of them. A system without set-up commands has none to write.
+        """
+        raise InvalidInput(f"{self.title} cannot write its forces as set-up commands.")
+
     def parse_action(self, data: Mapping[str, Any] | str | bytes) -> A:
-        """An action from its JSON (text or parsed), with a user-safe error on bad input."""
+        """An action from its JSON (text or parsed), with a user-safe error on bad input.
+
+        A scenario's :class:`~rules_core.scenario.Setup` (``"game.setup"``) is an action of every
+        system; its commands are parsed as this system's.
+        """
+        if isinstance(data, str | bytes):
+            try:
+                decoded = json.loads(data)
+            except ValueError:
+                decoded = None
+            if isinstance(decoded, dict) and decoded.get("action") == SETUP_ACTION:
+                data = decoded
+        if isinstance(data, Mapping) and data.get("action") == SETUP_ACTION:
+            setup: A = parse_setup(self, data)  # type: ignore[assignment]
+            return setup
         try:
             if isinstance(data, str | bytes):
                 return self.action_adapter.validate_json(data)

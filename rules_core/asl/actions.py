@@ -27,6 +27,7 @@ class SetLevel(BaseModel):
 
     model_config = ConfigDict(frozen=True)
     action: Literal["asl.level"] = "asl.level"
+    scenario: ClassVar[bool] = True
     setup: ClassVar[bool] = True
     side: str = Field(description="The Axis side", json_schema_extra=_SIDE)
     level: int = Field(ge=0, le=5, description="Ammunition Shortage level 0-5 (FB16.1)")
@@ -37,6 +38,7 @@ class AddUnit(BaseModel):
 
     model_config = ConfigDict(frozen=True)
     action: Literal["asl.unit.add"] = "asl.unit.add"
+    scenario: ClassVar[bool] = True
     name: str = Field(description="Unit name, unique in the game", json_schema_extra=_UNIT)
     side: str = Field(description="The unit's side", json_schema_extra=_SIDE)
     kind: UnitKind = Field(description="squad, half_squad, crew, leader or hero")
@@ -62,6 +64,7 @@ class AddWeapon(BaseModel):
 
     model_config = ConfigDict(frozen=True)
     action: Literal["asl.weapon.add"] = "asl.weapon.add"
+    scenario: ClassVar[bool] = True
     name: str = Field(description="Weapon name, unique in the game", json_schema_extra=_WEAPON)
     side: str = Field(description="The side that possesses it", json_schema_extra=_SIDE)
     kind: WeaponKind = Field(

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from rules_core.asl.actions import (
     ACTION_TYPES,
@@ -37,6 +37,7 @@ from rules_core.asl.actions import (
 from rules_core.asl.checks import resolve_check
 from rules_core.asl.fb16 import is_axis_nationality
 from rules_core.asl.fire import fire_odds, firing_side, resolve_fire
+from rules_core.asl.forces import forces as asl_forces
 from rules_core.asl.preview import fire_preview, preview_fields
 from rules_core.asl.repair import resolve_repair
 from rules_core.asl.setup import (
@@ -228,6 +229,10 @@ class AslSystem(GameSystem[AslState, AslAction]):
         'Axis'
         """
         return state.phase_side
+
+    def forces(self, state: AslState) -> list[BaseModel]:
+        """The game's current forces as set-up commands (see :mod:`rules_core.asl.forces`)."""
+        return asl_forces(state)
 
     def summary(self, state: AslState) -> list[str]:
         """Lines for ``/game status``: levels (FB16.1), phase (A3), weapons (A9.7), broken units.

@@ -32,6 +32,7 @@ class Params(BaseModel):
 
     model_config = ConfigDict(frozen=True)
     action: Literal["cwb.params"] = "cwb.params"
+    scenario: ClassVar[bool] = True
     setup: ClassVar[bool] = True
     ammo_loss: int | None = Field(
         default=None,
@@ -63,6 +64,7 @@ class UnitAdd(BaseModel):
 
     model_config = ConfigDict(frozen=True)
     action: Literal["cwb.unit.add"] = "cwb.unit.add"
+    scenario: ClassVar[bool] = True
     name: str = Field(
         min_length=1, max_length=80, description="The unit's name, e.g. 1st Minnesota"
     )
@@ -78,6 +80,7 @@ class UnitSet(BaseModel):
 
     model_config = ConfigDict(frozen=True)
     action: Literal["cwb.unit.set"] = "cwb.unit.set"
+    scenario: ClassVar[bool] = True
     name: str = Field(description="The unit", json_schema_extra=_UNIT)
     men: int | None = Field(default=None, ge=1, le=100_000, description="Men now in the unit")
     ammo: Ammo | None = Field(default=None, description="Ammunition: normal, low or out")
@@ -109,6 +112,7 @@ class WagonAdd(BaseModel):
 
     model_config = ConfigDict(frozen=True)
     action: Literal["cwb.wagon.add"] = "cwb.wagon.add"
+    scenario: ClassVar[bool] = True
     name: str = Field(min_length=1, max_length=80, description="The wagon's name")
     side: str = Field(description="The side it belongs to", json_schema_extra=_SIDE)
     strength: int = Field(
@@ -192,6 +196,7 @@ class Map(BaseModel):
 
     model_config = ConfigDict(frozen=True)
     action: Literal["cwb.map"] = "cwb.map"
+    scenario: ClassVar[bool] = True
     setup: ClassVar[bool] = True
     columns: int = Field(ge=1, le=1000, description="Hex columns on the map (numbered from 0)")
     rows: int = Field(ge=1, le=1000, description="Hex rows on the map (numbered from 0)")

@@ -41,6 +41,7 @@ from rules_core.cwb.actions import (
     WagonSet,
 )
 from rules_core.cwb.ammunition import fire, fire_odds
+from rules_core.cwb.forces import forces as cwb_forces
 from rules_core.cwb.isolation import isolation_test, melee, set_isolation
 from rules_core.cwb.scenario import (
     add_unit,
@@ -173,6 +174,10 @@ class CwbSystem(GameSystem[CwbState, CwbAction]):
         except InvalidInput:
             return None
         return super().owner_side(state, kind, name, acting)
+
+    def forces(self, state: CwbState) -> list[BaseModel]:
+        """The game's current forces as set-up commands (see :mod:`rules_core.cwb.forces`)."""
+        return cwb_forces(state)
 
     def summary(self, state: CwbState) -> list[str]:
         """``/game status``: ammo-loss percent, Low/Out/Isolated/Routed units, wagons per side.

@@ -46,6 +46,7 @@ class DumpAdd(_Action):
     """Put supply on the ground: a new dump, or more SP in a side's dump (OCS 12.1)."""
 
     action: Literal["ocs.dump.add"] = "ocs.dump.add"
+    scenario: ClassVar[bool] = True
     side: str = Field(description="The side that owns the supply", json_schema_extra=_SIDE)
     hex: str = Field(description="The hex of the dump, e.g. 0905", json_schema_extra=_DUMP)
     amount: str = Field(description='Supply to add: "3 SP 2 T", "4 1/2 SP", "2T"')
@@ -78,6 +79,7 @@ class UnitAdd(_Action):
     """Add a combat unit, HQ or Transport Point counter."""
 
     action: Literal["ocs.unit.add"] = "ocs.unit.add"
+    scenario: ClassVar[bool] = True
     name: str = Field(description="The unit's name, unique in the game", json_schema_extra=_UNIT)
     side: str = Field(description="The side it belongs to", json_schema_extra=_SIDE)
     steps: int = Field(

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from rules_core.dice import Dice
 from rules_core.errors import InvalidInput
@@ -64,6 +64,7 @@ from rules_core.ocs.dumps import (
     resolve_dump_list,
     roll_blow,
 )
+from rules_core.ocs.forces import forces as ocs_forces
 from rules_core.ocs.fuel import resolve_cleanup, resolve_fuel
 from rules_core.ocs.internal_stocks import resolve_recover
 from rules_core.ocs.phases import check_phase, record_phase, resolve_phase
@@ -264,6 +265,10 @@ class OcsSystem(GameSystem[OcsState, AnyOcsAction]):
         if isinstance(action, Capture):
             return capture_odds(plan_capture(state, action))
         return super().odds(state, action)
+
+    def forces(self, state: OcsState) -> list[BaseModel]:
+        """The game's current forces as set-up commands (see :mod:`rules_core.ocs.forces`)."""
+        return ocs_forces(state)
 
     def summary(self, state: OcsState) -> list[str]:
         """``/game status``: dumps per side in SP/T, Out of Supply, Low, Exhausted, fuel (OCS 12).

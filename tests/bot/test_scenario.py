@@ -1,0 +1,283 @@
+"""A scenario set up in one step: its text read, checked whole, applied as one action, written back.
+
+The example scenarios of the docs (``docs/scenarios/*.txt``) are read, applied and written back
+out per system; the written text set up in a new game gives the same state (and a property test
+draws ASL forces to check that round trip).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import BaseModel
+
+from bot.commands.registry import build_registry
+from bot.commands.scenario import read_scenario
+from rules_core.asl.actions import AddUnit, AddWeapon, Fire, SetLevel
+from rules_core.dice import ScriptedDice
+from rules_core.errors import InvalidInput
+from rules_core.scenario import (
+    MAX_COMMANDS,
+    Setup,
+    SetupRefused,
+    check_setup,
+    make_setup,
+    split_commands,
+    write_scenario,
+)
+from rules_core.system import GameSystem, get_system
+
+SCENARIOS = Path(__file__).resolve().parents[2] / "docs" / "scenarios"
+SIDES = {"asl": ["Axis", "Allied"], "ocs": ["Axis", "Soviet"], "cwb": ["Union", "Confederate"]}
+
+
+def fresh(name: str) -> tuple[GameSystem[Any, Any], BaseModel]:
+    system = get_system(name)
+    return system, system.new_state(SIDES[name], {})
+
+
+def read(name: str, text: str) -> tuple[list[tuple[str, BaseModel]], list[tuple[str, str]]]:
+    return read_scenario(text, name, build_registry({name: get_system(name)}))
+
+
+def set_up(name: str, text: str) -> BaseModel:
+    """The state a scenario's text sets up in a new game; fails on any error."""
+    system, state = fresh(name)
+    actions, errors = read(name, text)
+    assert errors == []
+    outcome, errors = check_setup(system, state, actions)
+    assert errors == []
+    result: BaseModel = outcome.state
+    return result
+
+
+@pytest.mark.parametrize("name", ["asl", "ocs", "cwb"])
+def test_the_example_scenario_sets_up_and_writes_back_the_same_forces(name: str) -> None:
+    system, state = fresh(name)
+    text = (SCENARIOS / f"{name}.txt").read_text(encoding="utf-8")
+    actions, errors = read(name, text)
+    assert errors == [] and len(actions) >= 8
+    outcome, errors = check_setup(system, state, actions)
+    assert errors == []
+    # the batch as one action, through its JSON, as the log keeps and a replay reads it
+    setup = make_setup(a for _, a in actions)
+    logged = json.loads(json.dumps(setup.model_dump(mode="json")))
+    replayed = system.run(state, system.parse_action(logged), ScriptedDice([]))
+    assert replayed.state == outcome.state
+    assert replayed.steps == outcome.steps and replayed.facts == outcome.facts
+    # written back out and set up in a new game: the same state
+    written = write_scenario(system, outcome.state, "Example")
+    assert set_up(name, written) == outcome.state
+    assert system.forces(set_up(name, written)) == system.forces(outcome.state)
+
+
+def test_asl_example_summary_per_side() -> None:
+    system, state = fresh("asl")
+    actions, _ = read("asl", (SCENARIOS / "asl.txt").read_text(encoding="utf-8"))
+    outcome, _ = check_setup(system, state, actions)
+    assert outcome.facts == (
+        ("Axis", "4 units, 3 weapons"),
+        ("Allied", "3 units, 1 weapon"),
+        ("settings", "level"),
+    )
+    assert outcome.explanation()[0] == "FB16.1: Axis: Ammunition Shortage level 2"
+
+
+def test_every_error_is_listed_with_its_line_and_nothing_is_applied() -> None:
+    system, state = fresh("asl")
+    text = "\n".join(
+        [
+            "# two good lines, four bad ones",
+            "unit add name:A side:Axis kind:squad quality:4-6-7",
+            "unit add name:A side:Axis kind:squad",  # named twice: the rules refuse it
+            "weapon add name:LMG side:Axis kind:sw_mg owner:Nobody",  # a missing unit
+            "level side:Allied level:2",  # FB16.1: Axis sides only
+            "unit add name:B side:Axis kind:tank",  # not a kind
+            "fire weapons:LMG",  # rolls: not set-up
+            "weapon add name:MMG side:Axis kind:sw_mg owner:A",
+        ]
+    )
+    actions, read_errors = read("asl", text)
+    _, rule_errors = check_setup(system, state, actions)
+    assert read_errors == [
+        ("line 6", "kind must be 'squad', 'half_squad', 'crew', 'leader' or 'hero', not 'tank'."),
+        (
+            "line 7",
+            "/asl fire is not a set-up command; a scenario holds: level, unit add, weapon add.",
+        ),
+    ]
+    assert rule_errors == [
+        ("line 3", "'A' already exists; use update:true to change it."),
+        ("line 4", "There is no unit called 'Nobody' in this game."),
+        ("line 5", "Ammunition Shortage applies only to Axis sides. (FB16.1)"),
+    ]
+    # as one action, the rules refuse the batch whole, naming each refused command
+    setup = make_setup(a for _, a in actions)
+    with pytest.raises(SetupRefused) as refused:
+        system.run(state, setup, ScriptedDice([]))
+    assert [where for where, _ in refused.value.errors] == ["command 2", "command 3", "command 4"]
+    assert refused.value.user_message.startswith("Nothing was set up; fix these")
+
+
+def test_a_long_list_of_errors_is_capped_and_counted() -> None:
+    system, state = fresh("asl")
+    text = "\n".join(f"unit add name:U{n} side:Nobody kind:squad" for n in range(14))
+    actions, _ = read("asl", text)
+    _, errors = check_setup(system, state, actions)
+    assert len(errors) == 14
+    message = SetupRefused(errors).user_message
+    assert message.count("There is no side called 'Nobody'") == 10
+    assert message.endswith("… and 4 more errors.")
+
+
+def test_too_many_commands_are_refused_before_any_is_applied() -> None:
+    system, state = fresh("asl")
+    actions: list[tuple[str, BaseModel]] = [
+        (f"line {n}", AddUnit(name=f"U{n}", side="Axis", kind="squad"))
+        for n in range(MAX_COMMANDS + 1)
+    ]
+    outcome, errors = check_setup(system, state, actions)
+    assert errors == [("the scenario", f"it holds {MAX_COMMANDS + 1} commands; at most 500.")]
+    assert outcome.state == state
+
+
+def test_a_referee_correction_is_not_part_of_a_set_up() -> None:
+    system, state = fresh("asl")
+    actions, errors = read(
+        "asl", "weapon add name:LMG side:Axis kind:sw_mg status:malfunctioned correction:true"
+    )
+    assert errors == []
+    _, errors = check_setup(system, state, actions)
+    assert errors == [("line 1", "correction is a referee's correction, not part of a set-up.")]
+
+
+def test_a_logged_setup_holding_another_command_is_refused() -> None:
+    system, _ = fresh("asl")
+    forged = {"action": "game.setup", "actions": [Fire(weapons=("LMG",)).model_dump(mode="json")]}
+    with pytest.raises(InvalidInput, match="command 1 is not a set-up command"):
+        system.parse_action(forged)
+    with pytest.raises(InvalidInput, match="list of actions"):
+        system.parse_action({"action": "game.setup", "actions": "unit add"})
+
+
+def test_the_text_may_start_a_command_with_its_slash_and_system() -> None:
+    actions, errors = read("asl", "/asl unit add name:A side:Axis kind:squad; asl level side:Axis")
+    assert [a for _, a in actions] == [AddUnit(name="A", side="Axis", kind="squad")]
+    assert errors == [("line 1, command 2", "Give the option level.")]
+
+
+def test_split_commands_keeps_quoted_semicolons_and_drops_comments() -> None:
+    assert split_commands("  # note\n\nunit add name:'a;b' ;; level side:Axis level:1\n") == [
+        ("line 3, command 1", "unit add name:'a;b'"),
+        ("line 3, command 2", "level side:Axis level:1"),
+    ]
+
+
+def test_a_setup_concerns_the_sides_its_commands_concern() -> None:
+    system, state = fresh("asl")
+    own = make_setup(
+        [
+            AddUnit(name="A", side="Axis", kind="squad"),
+            AddWeapon(name="LMG", side="Axis", kind="sw_mg", owner="A"),
+        ]
+    )
+    assert system.concerned_sides(state, own) == {"Axis"}
+    assert system.named_sides(state, own) == {"Axis"}
+    both = make_setup(
+        [AddUnit(name="A", side="Axis", kind="squad"), SetLevel(side="Axis", level=1)]
+    )
+    assert system.concerned_sides(state, both) == {"Axis", "Allied"}
+    assert system.acting_side(state, own) is None
+    assert isinstance(system.parse_action(own.model_dump(mode="json")), Setup)
+
+
+def test_the_forces_of_a_game_in_play_are_written_as_they_stand() -> None:
+    """A malfunctioned MG and a broken squad are set up so in a new game."""
+    system, state = fresh("asl")
+    state = set_up(
+        "asl",
+        "unit add name:A side:Axis kind:squad\nweapon add name:LMG side:Axis "
+        "kind:sw_mg b:10 owner:A",
+    )
+    state = system.run(
+        state,
+        system.parse_action({"action": "asl.phase", "side": "Axis", "phase": "pfph"}),
+        ScriptedDice([]),
+    ).state
+    state = system.run(state, Fire(weapons=("LMG",)), ScriptedDice([6, 5])).state
+    state = system.run(
+        state,
+        system.parse_action({"action": "asl.unit.set", "name": "A", "status": "broken"}),
+        ScriptedDice([]),
+    ).state
+    written = write_scenario(system, state)
+    assert "unit add name:A side:Axis kind:squad broken:true" in written
+    assert "weapon add name:LMG side:Axis kind:sw_mg b:10 owner:A status:malfunctioned" in written
+    again = set_up("asl", written)
+    assert system.forces(again) == system.forces(state)
+
+
+_NAME = st.text(alphabet="ABCxyz 0123456789-;#'\"", min_size=1, max_size=8).filter(
+    lambda s: s.strip() == s and not s.startswith("#") and not ('"' in s and "'" in s)
+)
+
+
+@st.composite
+def asl_forces(draw: st.DrawFn) -> list[BaseModel]:
+    names = draw(st.lists(_NAME, min_size=1, max_size=6, unique_by=str.lower))
+    actions: list[BaseModel] = []
+    if draw(st.booleans()):
+        actions.append(SetLevel(side="Axis", level=draw(st.integers(0, 5))))
+    units = names[: draw(st.integers(1, len(names)))]
+    for name in units:
+        actions.append(
+            AddUnit(
+                name=name,
+                side=draw(st.sampled_from(["Axis", "Allied"])),
+                kind=draw(st.sampled_from(["squad", "half_squad", "crew", "leader", "hero"])),
+                quality=draw(st.sampled_from(["", "4-6-7", "9-1", "SS 6-5-8"])),
+                replaced_by=tuple(draw(st.lists(st.sampled_from(["4-4-7", "2-3-7"]), max_size=2))),
+                nationality=draw(st.sampled_from([None, "Hungarian", "German"])),
+                elite=draw(st.booleans()),
+                smoke=draw(st.integers(0, 6)),
+                broken=draw(st.sampled_from([None, True, False])),
+                cx=draw(st.booleans()),
+            )
+        )
+    sides = {a.name: a.side for a in actions if isinstance(a, AddUnit)}
+    for name in names[len(units) :]:
+        owner = draw(st.sampled_from([None, *units]))
+        kind = draw(st.sampled_from(["sw_mg", "sw_other", "gun", "dc"]))
+        b = draw(st.sampled_from([None, 10, 11, 12]))
+        actions.append(
+            AddWeapon(
+                name=name,
+                side=sides[owner] if owner else draw(st.sampled_from(["Axis", "Allied"])),
+                kind=kind,
+                b=b,
+                x=draw(st.sampled_from([None, 12])) if b is None or b <= 12 else None,
+                rof=draw(st.sampled_from([None, 1, 3])),
+                repair=draw(st.sampled_from([None, 2, 6])),
+                owner=owner,
+                status=draw(st.sampled_from([None, "ok", "malfunctioned"])),
+                low_ammo=draw(st.sampled_from([None, True])) if kind == "gun" else None,
+                special_ammo=("APCR:5",) if kind == "gun" and draw(st.booleans()) else (),
+                dm=draw(st.sampled_from([None, True])),
+            )
+        )
+    return actions
+
+
+@settings(max_examples=40, deadline=None)
+@given(asl_forces())
+def test_asl_forces_round_trip(actions: list[BaseModel]) -> None:
+    system, state = fresh("asl")
+    outcome, errors = check_setup(system, state, [("drawn", a) for a in actions])
+    assert errors == []
+    written = write_scenario(system, outcome.state)
+    assert set_up("asl", written) == outcome.state

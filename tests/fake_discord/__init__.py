@@ -12,6 +12,11 @@ Quick reference (all awaited inside the test's event loop)::
         await discord.click("repair:MMG", reply.message["id"], user="alice")
         await discord.redeliver(sent)               # the same INTERACTION_CREATE again
         discord.refusals, discord.sync_requests, discord.commands, discord.unknown_routes
+        # messages the bot posts in a channel itself (channel.send, edit, pin, delete):
+        await discord.set_bot_permissions("table-1", deny=payloads.PIN_MESSAGES)
+        event = await discord.wait_for_event("table-1", "edit", count=2)   # ChannelEvent
+        discord.channel_messages("table-1"), discord.pinned("table-1"), discord.events("table-1")
+        await discord.delete_message(message_id)     # as a moderator deletes it
 
 Option names are as Discord shows them (``replaced-by``); user options take a member's name
 (``owner``, ``ref``, ``alice``, ``bob``). Channels: ``general``, ``table-1``, ``game-thread``.
@@ -20,6 +25,7 @@ Option names are as Discord shows them (``replaced-by``); user options take a me
 from __future__ import annotations
 
 from tests.fake_discord.server import (
+    ChannelEvent,
     FakeDiscord,
     Reply,
     SentInteraction,
@@ -27,4 +33,11 @@ from tests.fake_discord.server import (
     check_command,
 )
 
-__all__ = ["FakeDiscord", "Reply", "SentInteraction", "UploadedFile", "check_command"]
+__all__ = [
+    "ChannelEvent",
+    "FakeDiscord",
+    "Reply",
+    "SentInteraction",
+    "UploadedFile",
+    "check_command",
+]

@@ -15,7 +15,19 @@ _increment = itertools.count(1)
 
 # Permission bits (https://discord.com/developers/docs/topics/permissions).
 ADMINISTRATOR = 1 << 3
+VIEW_CHANNEL = 1 << 10
+SEND_MESSAGES = 1 << 11
+MANAGE_MESSAGES = 1 << 13
+EMBED_LINKS = 1 << 14
+ATTACH_FILES = 1 << 15
+READ_MESSAGE_HISTORY = 1 << 16
+SEND_MESSAGES_IN_THREADS = 1 << 38
+PIN_MESSAGES = 1 << 51
 EVERYONE_PERMISSIONS = 0x0000_0640_0000_0000 | (1 << 10) | (1 << 11) | (1 << 16) | (1 << 31)
+VOICE_PERMISSIONS = 0x1_2480_03F0_0300
+"""Connect, Speak, soundboard and the other voice permissions, which a text channel has none of."""
+BOT_PERMISSIONS = EMBED_LINKS | ATTACH_FILES | PIN_MESSAGES
+"""What the bot's own (managed) role grants on top of ``@everyone``, as its invite asks."""
 
 OPTION_SUB_COMMAND = 1
 OPTION_SUB_COMMAND_GROUP = 2
@@ -58,8 +70,11 @@ def member(user_obj: dict[str, Any], roles: list[str]) -> dict[str, Any]:
     }
 
 
-def role(role_id: str, name: str, permissions: int, position: int) -> dict[str, Any]:
-    return {
+def role(
+    role_id: str, name: str, permissions: int, position: int, *, bot_id: str | None = None
+) -> dict[str, Any]:
+    """A role; ``bot_id`` makes it the managed role Discord creates for a bot it invites."""
+    found = {
         "id": role_id,
         "name": name,
         "color": 0,
@@ -69,10 +84,13 @@ def role(role_id: str, name: str, permissions: int, position: int) -> dict[str, 
         "unicode_emoji": None,
         "position": position,
         "permissions": str(permissions),
-        "managed": False,
+        "managed": bot_id is not None,
         "mentionable": False,
         "flags": 0,
     }
+    if bot_id is not None:
+        found["tags"] = {"bot_id": bot_id}
+    return found
 
 
 def text_channel(channel_id: str, guild_id: str, name: str, position: int) -> dict[str, Any]:
@@ -184,8 +202,10 @@ def message(
     application_id: str,
     guild_id: str | None,
     kind: int = 20,
+    webhook: bool = True,
 ) -> dict[str, Any]:
-    """The message Discord creates from a callback or webhook body (``content``, ``embeds``…)."""
+    """The message Discord creates from a callback or webhook body (``content``, ``embeds``…),
+    or (``kind`` 0, ``webhook`` false) one the bot posted in a channel itself."""
     msg: dict[str, Any] = {
         "id": message_id,
         "channel_id": channel_id,
@@ -203,9 +223,10 @@ def message(
         "pinned": False,
         "type": kind,
         "flags": int(body.get("flags") or 0),
-        "webhook_id": application_id,
-        "application_id": application_id,
     }
+    if webhook:
+        msg["webhook_id"] = application_id
+        msg["application_id"] = application_id
     if guild_id is not None:
         msg["guild_id"] = guild_id
     return msg

@@ -13,11 +13,23 @@ Tests own an instance, point a real discord.py bot at it (``DISCORD_API_BASE`` =
 It enforces what real Discord enforces and a bot can get wrong: the token on REST calls, exact
 ``application/json`` bodies, 2000 characters of content, embed limits, 25 autocomplete choices,
 a callback within 3 seconds, one callback per interaction, follow-ups only after it.
+
+Channel messages (the routes of discord.py 2.7's ``channel.send``, ``message.edit``,
+``fetch_message``, ``message.delete``, ``message.pin``/``unpin`` and ``channel.pins``) obey the
+bot's permissions in that channel, which a test changes with :meth:`FakeDiscord.set_bot_permissions`
+(a permission overwrite on the bot's managed role, announced by CHANNEL_UPDATE, so
+``channel.permissions_for(guild.me)`` and each interaction's ``app_permissions`` agree): no View
+Channel is 50001 Missing Access; no Send Messages (Send Messages in Threads in a thread), Attach
+Files for files, Pin Messages for a pin, Manage Messages for another author's message, or Read
+Message History for a fetch is 403 with 50013 Missing Permissions; without Embed Links the message
+is posted and its embeds are dropped, as Discord does. A deleted message is 404 10008 Unknown
+Message. Every change is recorded in :attr:`FakeDiscord.channel_events`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import copy
 import functools
 import hashlib
 import re
@@ -44,6 +56,8 @@ CALLBACK_AUTOCOMPLETE = 8
 
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
+SENDABLE_FLAGS = 1 << 2 | 1 << 12
+"""The flags a bot may set on a channel message: suppress embeds, suppress notifications."""
 
 
 @dataclass(frozen=True)
@@ -110,6 +124,27 @@ class Reply:
                 parts += [item.get("name", ""), item.get("value", "")]
             parts.append(embed.get("footer", {}).get("text", ""))
         return "\n".join(part for part in parts if part)
+
+
+@dataclass
+class ChannelEvent:
+    """One change the bot made to a channel's messages through the channel routes.
+
+    ``action`` is ``"create"``, ``"edit"``, ``"delete"``, ``"pin"`` or ``"unpin"``; ``channel``
+    the channel's (or thread's) name; ``message`` the message as it was right after the change;
+    ``data`` the body the bot sent (empty for deletes and pins).
+    """
+
+    action: str
+    channel: str
+    message: dict[str, Any]
+    data: dict[str, Any] = field(default_factory=dict)
+    files: list[UploadedFile] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        """Content plus every embed's title, description, fields and footer."""
+        return Reply("event", None, self.message).text
 
 
 @dataclass
@@ -186,9 +221,13 @@ class FakeDiscord:
         self.bot_user = p.user(self.application_id, "Referee", bot=True)
         self.guild_id = p.snowflake()
         referee_role = p.snowflake()
+        self.bot_role_id = p.snowflake()
         self.roles = {
             "@everyone": p.role(self.guild_id, "@everyone", p.EVERYONE_PERMISSIONS, 0),
             "Referee": p.role(referee_role, "Referee", p.EVERYONE_PERMISSIONS, 1),
+            "Referee Bot": p.role(
+                self.bot_role_id, "Referee Bot", p.BOT_PERMISSIONS, 2, bot_id=self.application_id
+            ),
         }
         everyone = p.EVERYONE_PERMISSIONS
         self.people = {
@@ -222,6 +261,10 @@ class FakeDiscord:
         self.gateway_compression: str | None = None
         """The transport compression the bot asked for (``zlib-stream``) when it connected."""
         self.messages: dict[str, dict[str, Any]] = {}
+        self.channel_events: list[ChannelEvent] = []
+        """What the bot did to channel messages (create, edit, delete, pin, unpin), in order."""
+        self.pins: dict[str, list[tuple[str, str]]] = {}
+        """Pinned messages by channel id, newest first: ``(message id, pinned_at)``."""
         self._interactions: dict[str, SentInteraction] = {}
         self._gateways: list[_Gateway] = []
         self._guild_sent = asyncio.Event()
@@ -408,7 +451,7 @@ class FakeDiscord:
             "member": member,
             "token": token,
             "version": 1,
-            "app_permissions": str(p.EVERYONE_PERMISSIONS),
+            "app_permissions": str(self.bot_permissions(channel)),
             "locale": "en-US",
             "guild_locale": "en-US",
             "entitlements": [],
@@ -428,6 +471,224 @@ class FakeDiscord:
         if found is None:
             raise AssertionError(f"the fake guild has no channel or thread called {name!r}")
         return found
+
+    def _channel_by_id(self, channel_id: str) -> tuple[str, dict[str, Any]]:
+        for name, found in (*self.channels.items(), *self.threads.items()):
+            if found["id"] == channel_id:
+                return name, found
+        raise DiscordError(404, 10003, "Unknown Channel")
+
+    # -- the bot's permissions and channel messages ------------------------------------------
+
+    def bot_permissions(self, channel: str) -> int:
+        """The bot's permissions in ``channel`` (a thread has its parent's), as Discord computes
+        them: ``@everyone`` and the bot's role, then the channel's overwrites, less the voice
+        permissions a text channel does not have."""
+        found = self._channel(channel)
+        if found["type"] == 11:
+            found = self._channel_by_id(found["parent_id"])[1]
+        allowed = p.EVERYONE_PERMISSIONS | p.BOT_PERMISSIONS
+        if allowed & p.ADMINISTRATOR:
+            return (1 << 53) - 1
+        overwrites = {o["id"]: o for o in found.get("permission_overwrites", [])}
+        for target in (self.guild_id, self.bot_role_id):
+            if target in overwrites:
+                allowed &= ~int(overwrites[target]["deny"])
+                allowed |= int(overwrites[target]["allow"])
+        return allowed & ~p.VOICE_PERMISSIONS
+
+    async def set_bot_permissions(self, channel: str, *, deny: int = 0, allow: int = 0) -> None:
+        """Overwrite the bot role's permissions in ``channel`` (a text channel), as a server admin
+        does in the channel's settings; the bot hears of it by CHANNEL_UPDATE."""
+        found = self.channels[channel]
+        overwrites = [o for o in found["permission_overwrites"] if o["id"] != self.bot_role_id]
+        if deny or allow:
+            overwrites.append(
+                {"id": self.bot_role_id, "type": 0, "allow": str(allow), "deny": str(deny)}
+            )
+        found["permission_overwrites"] = overwrites
+        if self._gateways:
+            await self._dispatch("CHANNEL_UPDATE", found)
+
+    async def delete_message(self, message_id: str, *, user: str = "owner") -> None:
+        """Delete a message as the member ``user`` does (a moderator removing the bot's post)."""
+        message = self.messages.pop(message_id)
+        channel_id = message["channel_id"]
+        self.pins[channel_id] = [x for x in self.pins.get(channel_id, []) if x[0] != message_id]
+        if self._gateways:
+            deleted = {"id": message_id, "channel_id": channel_id, "guild_id": self.guild_id}
+            await self._dispatch("MESSAGE_DELETE", deleted)
+
+    def channel_messages(self, channel: str) -> list[dict[str, Any]]:
+        """The messages the bot posted in ``channel`` itself (not interaction answers) that still
+        exist, oldest first."""
+        channel_id = self._channel(channel)["id"]
+        return [
+            m for m in self.messages.values() if m["channel_id"] == channel_id and m["type"] == 0
+        ]
+
+    def pinned(self, channel: str) -> list[dict[str, Any]]:
+        """The messages pinned in ``channel``, newest pin first."""
+        return [self.messages[mid] for mid, _ in self.pins.get(self._channel(channel)["id"], [])]
+
+    def events(self, channel: str, action: str | None = None) -> list[ChannelEvent]:
+        """The recorded channel events in ``channel`` (of one ``action``), oldest first."""
+        return [
+            event
+            for event in self.channel_events
+            if event.channel == channel and action in (None, event.action)
+        ]
+
+    async def wait_for_event(
+        self, channel: str, action: str, *, count: int = 1, timeout: float = 15.0
+    ) -> ChannelEvent:
+        """Wait until ``channel`` has seen ``count`` events of ``action``; the last of them."""
+        deadline = time.monotonic() + timeout
+        while len(found := self.events(channel, action)) < count:
+            if time.monotonic() > deadline:
+                raise AssertionError(
+                    f"{len(found)} {action} event(s) in {channel} within {timeout} s, not {count}: "
+                    f"{[(e.action, e.message['id']) for e in self.events(channel)]}"
+                )
+            await asyncio.sleep(0.05)
+        return found[count - 1]
+
+    async def _channel_route(
+        self, request: web.Request, channel_id: str, rest: list[str], path: str
+    ) -> web.Response:
+        name, channel = self._channel_by_id(channel_id)
+        allowed = self.bot_permissions(name)
+        if not allowed & p.VIEW_CHANNEL:
+            raise DiscordError(403, 50001, "Missing Access")
+        method = request.method
+        route = f"/channels/{channel_id}/" + "/".join(rest[:1])
+        if rest[:2] == ["messages", "pins"] or rest[:1] == ["pins"]:  # 2.7's route, and the old one
+            pin_rest = rest[2:] if rest[0] == "messages" else rest[1:]
+            if not pin_rest and method == "GET":
+                return self._list_pins(channel_id, allowed, route)
+            if len(pin_rest) == 1 and method in ("PUT", "DELETE"):
+                return self._pin(name, channel_id, pin_rest[0], method == "PUT", allowed)
+        elif rest == ["messages"] and method == "POST":
+            return await self._create(request, name, channel, allowed, route)
+        elif len(rest) == 2 and rest[0] == "messages":
+            return await self._message(request, name, channel_id, rest[1], allowed, route)
+        self.unknown_routes.append(f"{method} {path}")
+        raise DiscordError(404, 0, "404: Not Found")
+
+    def _own(self, channel_id: str, message_id: str) -> dict[str, Any]:
+        message = self.messages.get(message_id)
+        if message is None or message["channel_id"] != channel_id:
+            raise DiscordError(404, 10008, "Unknown Message")
+        return message
+
+    def _record(
+        self,
+        action: str,
+        channel: str,
+        message: dict[str, Any],
+        data: dict[str, Any] | None = None,
+        files: list[UploadedFile] | None = None,
+    ) -> None:
+        event = ChannelEvent(action, channel, copy.deepcopy(message), data or {}, files or [])
+        self.channel_events.append(event)
+
+    async def _create(
+        self,
+        request: web.Request,
+        name: str,
+        channel: dict[str, Any],
+        allowed: int,
+        route: str,
+    ) -> web.Response:
+        send = p.SEND_MESSAGES_IN_THREADS if channel["type"] == 11 else p.SEND_MESSAGES
+        body, files = await _read_body(request)
+        if not allowed & send or (files and not allowed & p.ATTACH_FILES):
+            raise DiscordError(403, 50013, "Missing Permissions")
+        _check_message(body)
+        if not (body.get("content") or body.get("embeds") or files or body.get("components")):
+            raise DiscordError(400, 50006, "Cannot send an empty message")
+        stored = dict(body)
+        if not allowed & p.EMBED_LINKS:  # Discord posts the message and drops the embeds
+            stored["embeds"] = []
+        message_id = p.snowflake()
+        stored["attachments"] = self._attachments(message_id, files)
+        message = p.message(
+            message_id,
+            channel["id"],
+            self.bot_user,
+            stored,
+            application_id=self.application_id,
+            guild_id=self.guild_id,
+            kind=0,
+            webhook=False,
+        )
+        message["flags"] = int(body.get("flags") or 0) & SENDABLE_FLAGS
+        self.messages[message_id] = message
+        self._record("create", name, message, body, files)
+        return _json(message, route=route)
+
+    async def _message(
+        self,
+        request: web.Request,
+        name: str,
+        channel_id: str,
+        message_id: str,
+        allowed: int,
+        route: str,
+    ) -> web.Response:
+        message = self._own(channel_id, message_id)
+        mine = message["author"]["id"] == self.bot_user["id"]
+        if request.method == "GET":
+            if not allowed & p.READ_MESSAGE_HISTORY:
+                raise DiscordError(403, 50013, "Missing Permissions")
+            return _json(message, route=route)
+        if request.method == "PATCH":
+            if not mine:
+                raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
+            body, files = await _read_body(request)
+            _check_message(body)
+            if files and not allowed & p.ATTACH_FILES:
+                raise DiscordError(403, 50013, "Missing Permissions")
+            fields = _message_fields(body, self._attachments(message_id, files) if files else None)
+            if "embeds" in fields and not allowed & p.EMBED_LINKS:
+                fields["embeds"] = []
+            message.update(fields)
+            message["edited_timestamp"] = p.now_iso()
+            self._record("edit", name, message, body, files)
+            return _json(message, route=route)
+        if request.method == "DELETE":
+            if not mine and not allowed & p.MANAGE_MESSAGES:
+                raise DiscordError(403, 50013, "Missing Permissions")
+            del self.messages[message_id]
+            self.pins[channel_id] = [x for x in self.pins.get(channel_id, []) if x[0] != message_id]
+            self._record("delete", name, message)
+            return web.Response(status=204)
+        raise DiscordError(405, 0, "405: Method Not Allowed")
+
+    def _pin(
+        self, name: str, channel_id: str, message_id: str, pin: bool, allowed: int
+    ) -> web.Response:
+        if not allowed & p.PIN_MESSAGES:
+            raise DiscordError(403, 50013, "Missing Permissions")
+        message = self._own(channel_id, message_id)
+        pins = [x for x in self.pins.get(channel_id, []) if x[0] != message_id]
+        if pin:
+            if len(pins) >= MAX_PINS:
+                raise DiscordError(400, 30003, f"Maximum number of pins reached ({MAX_PINS})")
+            pins.insert(0, (message_id, p.now_iso()))
+        self.pins[channel_id] = pins
+        message["pinned"] = pin
+        self._record("pin" if pin else "unpin", name, message)
+        return web.Response(status=204)
+
+    def _list_pins(self, channel_id: str, allowed: int, route: str) -> web.Response:
+        if not allowed & p.READ_MESSAGE_HISTORY:
+            raise DiscordError(403, 50013, "Missing Permissions")
+        items = [
+            {"pinned_at": at, "message": self.messages[mid]}
+            for mid, at in self.pins.get(channel_id, [])
+        ]
+        return _json({"items": items, "has_more": False}, route=route)
 
     async def _dispatch(self, event: str, data: dict[str, Any]) -> None:
         if not self._gateways:
@@ -476,7 +737,7 @@ class FakeDiscord:
             },
         )
         members = [p.member(person.user(), person.roles) for person in self.people.values()]
-        members.append(p.member(self.bot_user, []))
+        members.append(p.member(self.bot_user, [self.bot_role_id]))
         guild = p.guild(
             self.guild_id,
             "Wargames League",
@@ -509,6 +770,8 @@ class FakeDiscord:
             return await self._webhook(request, parts[2], parts[3:])
         if request.headers.get("Authorization") != f"Bot {self.token}":
             raise DiscordError(401, 0, "401: Unauthorized")
+        if parts[0] == "channels" and len(parts) >= 3:
+            return await self._channel_route(request, parts[1], parts[2:], path)
         if path == "/users/@me" and method == "GET":
             return _json(self.bot_user, route=path)
         if path == "/oauth2/applications/@me" and method == "GET":
@@ -736,6 +999,8 @@ async def _read_body(request: web.Request) -> tuple[dict[str, Any], list[Uploade
 
 
 EMBED_LIMITS = {"title": 256, "description": 4096}
+MAX_PINS = 250
+"""Pinned messages a channel may hold (Discord raised it from 50 to 250 in 2025)."""
 
 
 def _check_message(data: Mapping[str, Any]) -> None:

@@ -76,6 +76,19 @@ async def test_follow_up_needs_an_acknowledged_interaction(
     assert (status, data["code"]) == (404, 10015)
 
 
+async def test_follow_ups_stop_fifteen_minutes_after_the_interaction(
+    fake_discord: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    sent = pending(fake_discord)
+    callback = f"{fake_discord.api_base}/interactions/111/tok-111/callback?with_response=1"
+    assert (await post(http, callback, {"type": 5, "data": {}}))[0] == 200
+    url = f"{fake_discord.api_base}/webhooks/{fake_discord.application_id}/tok-111"
+    assert (await post(http, url, {"content": "in time"}))[0] == 200
+    sent.sent_at -= 15 * 60 + 1
+    status, data = await post(http, url, {"content": "too late"})
+    assert (status, data["code"]) == (401, 50027)
+
+
 async def test_rest_needs_the_bot_token(
     fake_discord: FakeDiscord, http: aiohttp.ClientSession
 ) -> None:

@@ -12,7 +12,8 @@ Tests own an instance, point a real discord.py bot at it (``DISCORD_API_BASE`` =
 
 It enforces what real Discord enforces and a bot can get wrong: the token on REST calls, exact
 ``application/json`` bodies, 2000 characters of content, embed limits, 25 autocomplete choices,
-a callback within 3 seconds, one callback per interaction, follow-ups only after it.
+a callback within 3 seconds, one callback per interaction, follow-ups only after it and only
+within 15 minutes of the interaction (``followup_window``).
 
 Channel messages (the routes of discord.py 2.7's ``channel.send``, ``message.edit``,
 ``fetch_message``, ``message.delete``, ``message.pin``/``unpin`` and ``channel.pins``) obey the
@@ -213,10 +214,14 @@ class FakeDiscord:
         *,
         token: str = "fake-token",
         callback_deadline: float = 3.0,
+        followup_window: float = 15 * 60.0,
         extra_channels: Sequence[str] = (),
     ) -> None:
         self.token = token
         self.callback_deadline = callback_deadline
+        self.followup_window = followup_window
+        """Seconds an interaction's token takes follow-ups and edits (Discord: 15 minutes);
+        later calls are refused with 401, code 50027 Invalid Webhook Token."""
         self.application_id = p.snowflake()
         self.bot_user = p.user(self.application_id, "Referee", bot=True)
         self.guild_id = p.snowflake()
@@ -859,6 +864,8 @@ class FakeDiscord:
         sent = self._interactions.get(token)
         if sent is None or not sent.acknowledged:
             raise DiscordError(404, 10015, "Unknown Webhook")
+        if time.monotonic() - sent.sent_at > self.followup_window:
+            raise DiscordError(401, 50027, "Invalid Webhook Token")
         route = "/webhooks/" + "/".join(rest[:1])
         if not rest and request.method == "POST":
             body, files = await _read_body(request)

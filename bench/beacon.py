@@ -17,13 +17,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bot import game_commands as gc
-from bot.beacon.chain import QUICKNET, QUICKNET_ROUND_123, verify_round
-from bot.beacon.games import BeaconConfig
-from bot.beacon.local import LocalChain, LocalRelay
+from bot.dice.beacon.chain import QUICKNET, QUICKNET_ROUND_123, verify_round
+from bot.dice.beacon.games import BeaconConfig
+from bot.dice.beacon.local import LocalChain, LocalRelay
 from bot.models import Actor, Place
-from bot.service import GameService
+from bot.service.game_service import GameService
 from bot.storage import Repository
+from bot.table import commands as gc
 
 
 def median_ms(work: Callable[[], object], runs: int = 300) -> float:

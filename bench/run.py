@@ -279,8 +279,8 @@ def check_logs(database: Path, guild_id: int, channel_ids: Mapping[str, int], ex
 def preview_times(samples: int) -> list[tuple[str, float, float]]:
     """(command, median ms, worst ms) of ``SYSTEM.odds`` for every rolling command of every
     system, and of ``/roll``'s odds, in-process."""
-    from bot import game_commands as gc
-    from bot.service import GameService
+    from bot.service.game_service import GameService
+    from bot.table import commands as gc
     from rules_core.asl import SYSTEM as ASL
     from rules_core.asl.actions import (
         AddUnit,

@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bot import game_commands as gc
 from bot.models import Actor, Place
-from bot.service import GameService
+from bot.service.game_service import GameService
 from bot.storage import Append, SQLiteRepository
+from bot.table import commands as gc
 from rules_core.asl.actions import AddUnit, AddWeapon, SetLevel, SetPhase
 
 CHUNK = 5_000

@@ -17,10 +17,10 @@ from pathlib import Path
 
 sys.path.insert(0, os.environ.get("TREE", str(Path(__file__).resolve().parents[1])))
 import bot.storage
-from bot import game_commands as gc
 from bot.models import Actor, Place
-from bot.service import GameService
+from bot.service.game_service import GameService
 from bot.storage import Repository
+from bot.table import commands as gc
 from tests.bot.toysystem import SYSTEM
 
 assert bot.storage.__file__.startswith(sys.path[0]), bot.storage.__file__

@@ -29,11 +29,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot import game_commands as gc
+from bot.log.export import export_game
+from bot.log.verify import verify_lines
 from bot.models import Actor, Place
-from bot.service import GameService, export_game
+from bot.service.game_service import GameService
 from bot.storage import Repository
-from bot.verify import verify_lines
+from bot.table import commands as gc
 from tests.bot.toysystem import SYSTEM
 from tests.pgserver import PostgresServer, find_bindir
 

@@ -53,7 +53,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
         print(NO_TOKEN, file=sys.stderr)
         return 2
-    from bot.client import attach_game_service, run
+    from bot.discord_ui.client import attach_game_service, run
 
     return run(settings, configure=attach_game_service)
 
@@ -62,7 +62,7 @@ def _systems(plugins: Sequence[str]) -> dict[str, GameSystem[Any, Any]] | None:
     """The installed systems plus any from ``--plugin MODULE`` (a module exposing ``SYSTEM``)."""
     if not plugins:
         return None
-    from bot.service import InstalledSystems
+    from bot.service.systems import InstalledSystems
 
     systems = dict(InstalledSystems())
     for name in plugins:
@@ -115,8 +115,8 @@ def cmd_console(args: argparse.Namespace) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """Verify an exported game."""
-    from bot.service import InstalledSystems
-    from bot.verify import verify_file
+    from bot.log.verify import verify_file
+    from bot.service.systems import InstalledSystems
 
     systems = _systems(args.plugin or ()) or InstalledSystems()
     report = verify_file(Path(args.file), systems)

@@ -3,7 +3,8 @@
 Each line is one command, exactly as typed in Discord (``/asl fire weapons:"HMG A, LMG B"``),
 optionally prefixed by ``@name`` to act as that user for this line only. Blank lines and lines
 starting with ``#`` are skipped; ``/help`` lists the commands (``/help group:asl`` one group's).
-Lines go through the same command layer and :class:`~bot.service.GameService` as Discord. With
+Lines go through the same command layer and
+:class:`~bot.service.game_service.GameService` as Discord. With
 scripted dice the run is reproducible: the game seed, game id, interaction ids and clock are
 derived from the lines, so the same lines on the same database print the same output. See
 ``docs/CONSOLE.md``.
@@ -22,14 +23,14 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot.beacon.games import config_from_settings
 from bot.commands import Registry, Request, build_registry, execute, parse_line
 from bot.config import Settings
-from bot.dice import FaceScript
+from bot.dice.beacon.games import config_from_settings
+from bot.dice.game_dice import FaceScript
 from bot.errors import BadCommand, UserError
 from bot.models import Actor, Place, Reply, UserRef
 from bot.render.text import render_text
-from bot.service import GameService
+from bot.service.game_service import GameService
 from bot.storage import Repository, describe
 from rules_core.errors import RulesError
 from rules_core.system import GameSystem

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.client import RefereeBot
-from bot.discord_handler import add_system, remove_group
+from bot.discord_ui.client import RefereeBot
+from bot.discord_ui.handler import add_system, remove_group
 
 GROUP_HELP = {
     "asl": "Advanced Squad Leader: MG breakdown, ROF, repair, FB16 Ammunition Shortage",

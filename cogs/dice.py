@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from bot.client import RefereeBot
-from bot.discord_handler import add_group, remove_group
-from bot.game_commands import RollDice, Stats
+from bot.discord_ui.client import RefereeBot
+from bot.discord_ui.handler import add_group, remove_group
+from bot.table.commands import RollDice, Stats
 
 
 async def setup(bot: RefereeBot) -> None:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from bot.appcommands import command_path
-from bot.client import RefereeBot
-from bot.discord_handler import add_group, remove_group
-from bot.game_commands import TABLE_COMMANDS
+from bot.discord_ui.appcommands import command_path
+from bot.discord_ui.client import RefereeBot
+from bot.discord_ui.handler import add_group, remove_group
+from bot.table.commands import TABLE_COMMANDS
 
 GROUP_HELP = {
     "game": "The channel's game: new, seats, referees, log, export, end",

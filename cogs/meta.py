@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import RefereeBot
+from bot.discord_ui.client import RefereeBot
 from bot.errors import UserError
 
 EMBED_COLOUR = discord.Colour.dark_green()

@@ -1,6 +1,7 @@
 """Discord and the console read the same declarations the same way, so they never drift.
 
-``bot.appcommands`` turns action models into Discord's slash-command payload; ``bot.commands``
+``bot.discord_ui.appcommands`` turns action models into Discord's slash-command payload;
+``bot.commands``
 turns the same models into the console's command registry. For every command of every system and
 every table command, both must agree on the path, the help text and each option's name, type,
 requiredness, choices, range and autocomplete.
@@ -14,10 +15,10 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.appcommands import build_commands
 from bot.commands import build_registry
 from bot.commands.registry import CommandSpec, OptionSpec
-from bot.sync import tree_payload
+from bot.discord_ui.appcommands import build_commands
+from bot.discord_ui.sync import tree_payload
 from rules_core.system import SYSTEM_NAMES, get_system
 
 # Discord's option types: https://discord.com/developers/docs/interactions/application-commands

@@ -14,8 +14,8 @@ from annotated_types import Ge, Gt, Le, Lt, MaxLen
 from pydantic import BaseModel, ValidationError
 
 from bot.errors import BadCommand
-from bot.game_commands import TABLE_COMMANDS
 from bot.models import Actor, Place, Reply, UserRef
+from bot.table.commands import TABLE_COMMANDS
 from rules_core.errors import InvalidInput, explain_validation_error
 from rules_core.system import GameSystem
 

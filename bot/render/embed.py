@@ -36,8 +36,8 @@ from collections.abc import Iterable
 
 import discord
 
-from bot.fairness import chi_square
 from bot.models import FaceStats, Reply
+from bot.stats.fairness import chi_square
 from rules_core.dice import Roll
 from rules_core.odds import format_probability
 from rules_core.outcome import Step, total_modifier

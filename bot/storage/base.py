@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from bot.dice import DieRecord
+from bot.dice.game_dice import DieRecord
 
 
 class StorageConflict(Exception):
@@ -213,7 +213,7 @@ class Repository(abc.ABC):
 
     @abc.abstractmethod
     async def pending_declarations(self) -> list[GameRow]:
-        """Active games with a declaration waiting for its beacon round (bot/beacon)."""
+        """Active games with a declaration waiting for its beacon round (bot/dice/beacon)."""
 
     @abc.abstractmethod
     async def games_in_guild(self, guild_id: int) -> list[GameRow]:

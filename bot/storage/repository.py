@@ -134,7 +134,7 @@ class SQLiteRepository(Repository):
         return await self._one_game(sql.LATEST_GAME, (guild_id, channel_id))
 
     async def pending_declarations(self) -> list[GameRow]:
-        """Active games with a declaration waiting for its beacon round (bot/beacon)."""
+        """Active games with a declaration waiting for its beacon round (bot/dice/beacon)."""
         rows = await self._reader.execute_fetchall(sql.PENDING_CANDIDATES)
         return [game for game in map(game_from_row, rows) if game.table.get("pending") is not None]
 

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from bot import game_commands as gc
 from bot.errors import NotAReferee
 from bot.models import Actor, Place
-from bot.service import GameService
+from bot.service.game_service import GameService
 from bot.storage import Repository
+from bot.table import commands as gc
 from rules_core.asl.actions import AddUnit, AddWeapon, AslAction, Fire, SetPhase, ToHit
 from rules_core.asl.state import AslState
 from rules_core.asl.system import AslSystem

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from bot import game_commands as gc
-from bot.beacon.games import BeaconConfig
-from bot.beacon.local import LocalChain, LocalRelay
+from bot.dice.beacon.games import BeaconConfig
+from bot.dice.beacon.local import LocalChain, LocalRelay
 from bot.models import Actor, Place
-from bot.service import GameService
+from bot.service.game_service import GameService
 from bot.storage import Repository
+from bot.table import commands as gc
 from tests.bot.toysystem import SYSTEM
 
 ALICE = Actor(user_id=1, name="alice")

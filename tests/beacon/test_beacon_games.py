@@ -9,15 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from bot import game_commands as gc
-from bot.beacon.chain import round_time
-from bot.beacon.games import DeclarationCancelled, DeclarationPending, DeclarationWaiting
-from bot.beacon.local import LocalRelay
-from bot.dice import derive_face
+from bot.dice.beacon.chain import round_time
+from bot.dice.beacon.games import DeclarationCancelled, DeclarationPending, DeclarationWaiting
+from bot.dice.beacon.local import LocalRelay
+from bot.dice.game_dice import derive_face
 from bot.errors import BadCommand, NotAReferee
+from bot.log.export import export_game
 from bot.models import Reply
-from bot.service import GameService, export_game
+from bot.service.game_service import GameService
 from bot.storage import Repository
+from bot.table import commands as gc
 from tests.beacon.conftest import ALICE, BOB, HERE, beacon_config, start_beacon_game
 from tests.bot.toysystem import SYSTEM, Shoot
 
@@ -251,7 +252,7 @@ async def test_beacon_dice_need_relays_and_refuse_scripted_dice(
         plain = GameService(repo, {"toy": SYSTEM})
         with pytest.raises(Exception, match="no beacon relays"):
             await plain.handle(HERE, ALICE, "n1", gc.GameNew(system="toy", dice="beacon"))
-        from bot.dice import FaceScript
+        from bot.dice.game_dice import FaceScript
 
         scripted = GameService(
             repo, {"toy": SYSTEM}, script=FaceScript([1, 2]), beacon=beacon_config(relay)
@@ -294,7 +295,7 @@ async def test_a_relay_serving_rounds_early_changes_nothing(
 
 
 async def test_a_slow_relay_is_passed_over_for_the_next(db: Path, relay: LocalRelay) -> None:
-    from bot.beacon.local import LocalRelay as Relay
+    from bot.dice.beacon.local import LocalRelay as Relay
 
     backup = Relay(relay.chain)
     await backup.start()
@@ -320,7 +321,7 @@ async def test_a_slow_relay_is_passed_over_for_the_next(db: Path, relay: LocalRe
 async def test_a_resolved_action_can_be_voided_and_the_export_still_verifies(
     service: GameService,
 ) -> None:
-    from bot.verify import verify_lines
+    from bot.log.verify import verify_lines
 
     await start_beacon_game(service)
     await service.handle(HERE, ALICE, "ammo", SYSTEM.parse_action(
@@ -338,7 +339,7 @@ async def test_a_resolved_action_can_be_voided_and_the_export_still_verifies(
 
 
 async def test_a_batch_of_category_rolls_resolves_like_a_server_roll(service: GameService) -> None:
-    from bot.verify import verify_lines
+    from bot.log.verify import verify_lines
 
     await start_beacon_game(service)
     declared = await service.handle(

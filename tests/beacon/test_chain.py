@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from bot.beacon.chain import (
+from bot.dice.beacon.chain import (
     QUICKNET,
     BadBeacon,
     ChainInfo,
@@ -17,7 +17,7 @@ from bot.beacon.chain import (
     round_time,
     verify_round,
 )
-from bot.beacon.local import LocalChain
+from bot.dice.beacon.local import LocalChain
 
 REAL = {
     123: (

@@ -1,5 +1,5 @@
 """A whole beacon game through a real `referee console` against a local chain served by a real
-`python -m bot.beacon.local` process; its export checked by `referee verify` and the stdlib
+`python -m bot.dice.beacon.local` process; its export checked by `referee verify` and the stdlib
 verifier, and tampered exports refused."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from bot.beacon.local import LocalChain
+from bot.dice.beacon.local import LocalChain
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICKNET_HASH = "52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971"
@@ -40,7 +40,7 @@ def chain_file(tmp_path: Path) -> Iterator[Path]:
     """A local chain's relay in its own process (a round every second); its chain file."""
     path = tmp_path / "chain.json"
     process = subprocess.Popen(
-        [sys.executable, "-m", "bot.beacon.local", "--period", "1", "--chain-file", str(path)],
+        [sys.executable, "-m", "bot.dice.beacon.local", "--period", "1", "--chain-file", str(path)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     try:
@@ -85,7 +85,7 @@ def verify(export: Path) -> subprocess.CompletedProcess[str]:
 
 
 def stdlib_verify(export: Path) -> subprocess.CompletedProcess[str]:
-    return run("-I", str(ROOT / "bot" / "verify_dice.py"), str(export))
+    return run("-I", str(ROOT / "bot" / "log" / "verify_dice.py"), str(export))
 
 
 def entries(export: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:

@@ -7,9 +7,9 @@ import random
 import re
 from pathlib import Path
 
-from bot import verify_dice
-from bot.beacon.chain import QUICKNET, verify_round
-from bot.dice import NO_PLAYERS, Deriver, GameDice, derive_face, message, mix_phrase
+from bot.dice.beacon.chain import QUICKNET, verify_round
+from bot.dice.game_dice import NO_PLAYERS, Deriver, GameDice, derive_face, message, mix_phrase
+from bot.log import verify_dice
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "DICE.md"
 

@@ -7,9 +7,9 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.beacon.chain import round_at, verify_round
-from bot.beacon.local import LocalChain, LocalRelay
-from bot.beacon.relay import BeaconUnavailable, RelayClient
+from bot.dice.beacon.chain import round_at, verify_round
+from bot.dice.beacon.local import LocalChain, LocalRelay
+from bot.dice.beacon.relay import BeaconUnavailable, RelayClient
 
 
 @pytest.fixture

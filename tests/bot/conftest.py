@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from bot import game_commands as gc
 from bot.models import Actor, Place
-from bot.service import GameService
+from bot.service.game_service import GameService
 from bot.storage import Repository
+from bot.table import commands as gc
 from tests.bot.toysystem import SYSTEM
 
 ALICE = Actor(user_id=1, name="alice")

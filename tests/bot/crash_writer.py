@@ -14,11 +14,11 @@ import asyncio
 import os
 import sys
 
-from bot import game_commands as gc
 from bot.errors import NoGameHere
 from bot.models import Actor, Place
-from bot.service import GameService
+from bot.service.game_service import GameService
 from bot.storage import Repository
+from bot.table import commands as gc
 from tests.bot.toysystem import SYSTEM, Ammo, Shoot
 
 PLACE = Place(guild_id=1, channel_id=1)

@@ -10,18 +10,18 @@ from pathlib import Path
 
 import pytest
 
-from bot import game_commands as gc
-from bot.dice import FaceScript
-from bot.gamelog import canonical, entry_hash
-from bot.service import GameService
+from bot.dice.game_dice import FaceScript
+from bot.log.gamelog import canonical, entry_hash
+from bot.log.verify import verify_lines
+from bot.service.game_service import GameService
 from bot.storage import Repository, SQLiteRepository
-from bot.verify import verify_lines
+from bot.table import commands as gc
 from tests.bot.conftest import ALICE, BOB, HERE, start_game
 from tests.bot.toysystem import SYSTEM, Ammo, Shoot
 from tests.conftest import ENGINES
 
 SYSTEMS = {"toy": SYSTEM}
-VERIFY_DICE = Path(__file__).resolve().parents[2] / "bot" / "verify_dice.py"
+VERIFY_DICE = Path(__file__).resolve().parents[2] / "bot" / "log" / "verify_dice.py"
 
 
 @pytest.fixture

@@ -6,9 +6,9 @@ import pytest
 
 from bot.commands import build_action, build_registry, command_spec, parse_line
 from bot.errors import BadCommand
-from bot.game_commands import TABLE_COMMANDS, GameNew, GameVoid, RollDice, Stats
 from bot.models import UserRef
-from bot.service import InstalledSystems
+from bot.service.systems import InstalledSystems
+from bot.table.commands import TABLE_COMMANDS, GameNew, GameVoid, RollDice, Stats
 from rules_core.errors import InvalidInput
 from tests.bot.toysystem import SYSTEM, Shoot
 

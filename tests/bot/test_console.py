@@ -146,7 +146,7 @@ def test_a_whole_scripted_game_of_each_system_runs_and_its_export_verifies(
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert "0 dice of unrevealed seeds" in verified.stdout
     standalone = subprocess.run(
-        [sys.executable, "-I", str(ROOT / "bot" / "verify_dice.py"), str(export)],
+        [sys.executable, "-I", str(ROOT / "bot" / "log" / "verify_dice.py"), str(export)],
         capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert standalone.returncode == 0, standalone.stdout

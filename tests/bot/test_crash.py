@@ -22,9 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import export_game
+from bot.log.export import export_game
+from bot.log.verify import verify_lines
 from bot.storage import Repository
-from bot.verify import verify_lines
 from tests.bot.toysystem import SYSTEM
 from tests.pgserver import PostgresServer
 

@@ -7,8 +7,7 @@ import random
 import re
 from pathlib import Path
 
-from bot import verify_dice
-from bot.dice import (
+from bot.dice.game_dice import (
     NO_PLAYERS,
     Deriver,
     FaceScript,
@@ -19,7 +18,8 @@ from bot.dice import (
     mix_phrase,
     new_seed,
 )
-from bot.fairness import chi_square
+from bot.log import verify_dice
+from bot.stats.fairness import chi_square
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "DICE.md"
 SEED = bytes(range(32))

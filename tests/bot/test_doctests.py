@@ -8,14 +8,18 @@ import importlib
 import pytest
 
 MODULES = [
-    "bot.dice",
+    "bot.dice.game_dice",
     "bot.models",
-    "bot.gamelog",
-    "bot.stats",
+    "bot.log.gamelog",
+    "bot.stats.faces",
     "bot.commands",
     "bot.commands.registry",
     "bot.render.text",
-    "bot.service",
+    "bot.service.options",
+    "bot.service.permissions",
+    "bot.service.replies",
+    "bot.table.roll",
+    "bot.table.stats",
     "bot.console",
 ]
 

@@ -18,12 +18,14 @@ from typing import Any
 
 import pytest
 
-from bot import game_commands as gc
-from bot.appcommands import _autocomplete as autocomplete_for
-from bot.appcommands import option_specs
+from bot.discord_ui.appcommands import _autocomplete as autocomplete_for
+from bot.discord_ui.appcommands import option_specs
 from bot.errors import NoGameHere
-from bot.service import MAX_SIDE_NAME, GameService, InstalledSystems
+from bot.service.game_service import GameService
+from bot.service.systems import InstalledSystems
 from bot.storage import Repository
+from bot.table import commands as gc
+from bot.table.new import MAX_SIDE_NAME
 from rules_core.asl.actions import AddWeapon, Fire
 from rules_core.errors import InvalidInput
 from tests.bot.conftest import ALICE, BOB, HERE, start_game

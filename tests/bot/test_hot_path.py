@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from bot.service import GameService
+from bot.service.game_service import GameService
 from bot.storage import Repository, SQLiteRepository
 from tests.bot.conftest import ALICE, HERE, start_game
 from tests.bot.toysystem import Ammo, Shoot

@@ -9,7 +9,7 @@ import re
 import zipfile
 from pathlib import Path
 
-from bot.service import RATINGS_HEADER
+from bot.table.league import RATINGS_HEADER
 from tests.bot.test_console import referee
 
 HEADER = (

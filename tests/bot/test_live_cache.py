@@ -13,10 +13,12 @@ from fractions import Fraction
 
 import pytest
 
+from bot.log.export import export_game
+from bot.log.verify import verify_lines
 from bot.models import Place
-from bot.service import GameService, export_game, roll_total_odds
+from bot.service.game_service import GameService
 from bot.storage import Repository
-from bot.verify import verify_lines
+from bot.table.roll import roll_total_odds
 from rules_core.errors import InvalidInput
 from rules_core.odds import exact_odds
 from rules_core.roll import parse_expression, roll_expression

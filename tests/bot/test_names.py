@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from bot import game_commands as gc
 from bot.errors import NotYourSide
-from bot.service import GameService, InstalledSystems
+from bot.service.game_service import GameService
+from bot.service.systems import InstalledSystems
 from bot.storage import Repository
+from bot.table import commands as gc
 from rules_core.asl.actions import AddWeapon
 from rules_core.cwb import Ammo, Fire, Params, UnitAdd, UnitSet, WagonAdd
 from rules_core.errors import InvalidInput

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from bot import game_commands as gc
 from bot.commands import build_registry
-from bot.service import GameService, InstalledSystems
+from bot.service.game_service import GameService
+from bot.service.systems import InstalledSystems
 from bot.storage import Repository
+from bot.table import commands as gc
 from rules_core.errors import InvalidInput
 from tests.bot.conftest import ALICE, HERE
 

@@ -26,14 +26,15 @@ from annotated_types import Ge, Le
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from bot import game_commands as gc
 from bot.commands import Request, build_registry, execute, parse_line
 from bot.console import console_id, console_user
 from bot.errors import NotAReferee, NotYourSide, SeatTaken, UserError
+from bot.log.verify import verify_text
 from bot.models import Actor, Place, Reply, UserRef
-from bot.service import GameService, InstalledSystems
+from bot.service.game_service import GameService
+from bot.service.systems import InstalledSystems
 from bot.storage import Repository
-from bot.verify import verify_text
+from bot.table import commands as gc
 from rules_core.errors import RulesError
 
 PLACE = Place(guild_id=7, channel_id=70)

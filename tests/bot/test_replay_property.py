@@ -12,13 +12,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from bot import game_commands as gc
-from bot.dice import FaceScript
+from bot.dice.game_dice import FaceScript
 from bot.errors import UserError
-from bot.gamelog import rebuild_state, state_json
-from bot.service import GameService
+from bot.log.gamelog import rebuild_state, state_json
+from bot.log.verify import verify_lines
+from bot.service.game_service import GameService
 from bot.storage import Repository
-from bot.verify import verify_lines
+from bot.table import commands as gc
 from rules_core.errors import IllegalAction, RulesError
 from tests.bot.conftest import ALICE, BOB, HERE, start_game
 from tests.bot.toysystem import SYSTEM, Ammo, Shoot

@@ -7,11 +7,11 @@ import hashlib
 
 import pytest
 
-from bot import game_commands as gc
+from bot.log.verify import verify_lines
 from bot.models import UserRef
-from bot.service import GameService
+from bot.service.game_service import GameService
 from bot.storage import Repository
-from bot.verify import verify_lines
+from bot.table import commands as gc
 from rules_core.errors import InvalidInput
 from tests.bot.conftest import ALICE, BOB, HERE, start_game
 from tests.bot.toysystem import SYSTEM

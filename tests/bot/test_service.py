@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import game_commands as gc
-from bot.dice import NO_PLAYERS, FaceScript, derive_face, mix_phrase
+from bot.dice.game_dice import NO_PLAYERS, FaceScript, derive_face, mix_phrase
 from bot.errors import (
     BadCommand,
     CannotVoid,
@@ -21,10 +20,11 @@ from bot.errors import (
     SeatTaken,
     WrongSystem,
 )
+from bot.log.verify import verify_lines
 from bot.models import DieView, Place, Reply, UserRef
-from bot.service import GameService
+from bot.service.game_service import GameService
 from bot.storage import Repository
-from bot.verify import verify_lines
+from bot.table import commands as gc
 from rules_core.errors import IllegalAction, InvalidInput
 from tests.bot.conftest import ADMIN, ALICE, BOB, CAROL, HERE, start_game
 from tests.bot.toysystem import SYSTEM, Ammo, Shoot, ShowTally

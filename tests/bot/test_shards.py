@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from bot.client import RefereeBot, ShardedRefereeBot, make_bot
 from bot.config import Settings
+from bot.discord_ui.client import RefereeBot, ShardedRefereeBot, make_bot
 
 
 @pytest.mark.parametrize(

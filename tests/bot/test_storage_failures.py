@@ -12,8 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.service import InstalledSystems
-from bot.verify import verify_file
+from bot.log.verify import verify_file
+from bot.service.systems import InstalledSystems
 
 ROOT = Path(__file__).resolve().parents[2]
 

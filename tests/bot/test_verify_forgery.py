@@ -1,6 +1,6 @@
 """Exports nobody can poison or forge: free text round-trips through both verifiers, and every
 re-hashed edit of a field a reader sees is rejected by both (``referee verify`` in-process and
-``bot/verify_dice.py`` as a real standard-library subprocess)."""
+``bot/log/verify_dice.py`` as a real standard-library subprocess)."""
 
 from __future__ import annotations
 
@@ -18,17 +18,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot import game_commands as gc
-from bot import verify_dice
 from bot.commands import Request, build_registry, execute, parse_line
 from bot.console import console_id, console_user
-from bot.dice import FaceScript
+from bot.dice.game_dice import FaceScript
 from bot.errors import DiceScriptRanOut
-from bot.gamelog import canonical, entry_hash
+from bot.log import verify_dice
+from bot.log.export import export_game
+from bot.log.gamelog import canonical, entry_hash
+from bot.log.verify import verify_text
 from bot.models import Actor, Place, UserRef
-from bot.service import GameService, InstalledSystems, export_game
+from bot.service.game_service import GameService
+from bot.service.systems import InstalledSystems
 from bot.storage import Repository
-from bot.verify import verify_text
+from bot.table import commands as gc
 
 ROOT = Path(__file__).resolve().parents[2]
 SYSTEMS = InstalledSystems()
@@ -78,7 +80,7 @@ def standalone(text: str | bytes, tmp: Path) -> subprocess.CompletedProcess[str]
     else:
         path.write_bytes(text)
     return subprocess.run(
-        [sys.executable, "-I", str(ROOT / "bot" / "verify_dice.py"), str(path)],
+        [sys.executable, "-I", str(ROOT / "bot" / "log" / "verify_dice.py"), str(path)],
         capture_output=True, text=True, timeout=60,
     )  # fmt: skip
 

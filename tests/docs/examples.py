@@ -32,7 +32,7 @@ from bot.commands import build_registry
 from bot.commands.registry import CommandSpec, Registry, _convert
 from bot.errors import BadCommand
 from bot.models import UserRef
-from bot.service import InstalledSystems
+from bot.service.systems import InstalledSystems
 from rules_core.errors import RulesError, explain_validation_error
 
 ROOT = Path(__file__).resolve().parents[2]

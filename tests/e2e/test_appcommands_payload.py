@@ -13,18 +13,18 @@ import pytest
 from discord import app_commands
 from pydantic import BaseModel, Field, create_model
 
-from bot.appcommands import (
+from bot.config import Settings
+from bot.discord_ui.appcommands import (
     PREVIEW_HELP,
     build_command,
     build_commands,
     command_path,
     help_text,
 )
-from bot.client import run
-from bot.config import Settings
-from bot.discord_tree import user_message
+from bot.discord_ui.client import run
+from bot.discord_ui.sync import payload_hash, state_path, tree_payload
+from bot.discord_ui.tree import user_message
 from bot.errors import NoGameHere
-from bot.sync import payload_hash, state_path, tree_payload
 from rules_core.errors import InvalidInput
 from rules_core.system import SYSTEM_NAMES, get_system
 from tests.e2e.toy_actions import TOY_ACTIONS, Fire, UnitAdd

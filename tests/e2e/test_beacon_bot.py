@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from bot.beacon.chain import round_time
-from bot.beacon.local import LocalChain, LocalRelay
+from bot.dice.beacon.chain import round_time
+from bot.dice.beacon.local import LocalChain, LocalRelay
 from tests.e2e.conftest import ROOT, BotLauncher, BotProcess
 from tests.fake_discord import FakeDiscord, Reply, SentInteraction
 
@@ -120,7 +120,7 @@ async def test_a_beacon_game_declares_publicly_then_answers_with_a_follow_up(
     exported.write_bytes(upload.data)
     kinds = [json.loads(line).get("kind") for line in upload.data.decode().splitlines()[1:]]
     assert kinds.count("declared") == kinds.count("resolved") == 2
-    for argv in (["-m", "bot", "verify"], ["-I", str(ROOT / "bot" / "verify_dice.py")]):
+    for argv in (["-m", "bot", "verify"], ["-I", str(ROOT / "bot" / "log" / "verify_dice.py")]):
         checked = await asyncio.to_thread(
             subprocess.run, [sys.executable, *argv, str(exported)], cwd=ROOT,
             capture_output=True, text=True, timeout=120,

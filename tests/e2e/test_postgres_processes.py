@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import InstalledSystems, export_game
+from bot.log.export import export_game
+from bot.log.verify import verify_lines
+from bot.service.systems import InstalledSystems
 from bot.storage import Repository
-from bot.verify import verify_lines
 from tests.e2e.conftest import ROOT, BotLauncher
 from tests.fake_discord import FakeDiscord, Reply
 from tests.pgserver import PostgresServer

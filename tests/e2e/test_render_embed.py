@@ -7,7 +7,7 @@ from typing import Any, cast
 
 import discord
 
-from bot.discord_handler import DEFER_AFTER, DiscordHandler, follow_up_buttons, reply_files
+from bot.discord_ui.handler import DEFER_AFTER, DiscordHandler, follow_up_buttons, reply_files
 from bot.models import Actor, DieView, FaceStats, OddsLine, Place, Reply, ReplyFile
 from bot.render.embed import (
     DESCRIPTION_LIMIT,

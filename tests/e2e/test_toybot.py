@@ -1,4 +1,5 @@
-"""The real RefereeBot (``bot.client.run``) with generated toy commands, through the fake Discord.
+"""The real RefereeBot (``bot.discord_ui.client.run``) with generated toy commands, through
+the fake Discord.
 
 One bot serves the module's interaction tests; start-up, sync and shutdown tests start their own.
 """
@@ -15,8 +16,8 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from bot.appcommands import PREVIEW_HELP
-from bot.discord_tree import APOLOGY
+from bot.discord_ui.appcommands import PREVIEW_HELP
+from bot.discord_ui.tree import APOLOGY
 from tests.e2e.conftest import BotLauncher, BotProcess
 from tests.fake_discord import FakeDiscord
 

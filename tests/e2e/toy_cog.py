@@ -9,10 +9,10 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.appcommands import build_commands
-from bot.client import RefereeBot
-from bot.discord_buttons import ActionButton, action_view, install_action_buttons
-from bot.discord_tree import ReportingView
+from bot.discord_ui.appcommands import build_commands
+from bot.discord_ui.buttons import ActionButton, action_view, install_action_buttons
+from bot.discord_ui.client import RefereeBot
+from bot.discord_ui.tree import ReportingView
 from bot.errors import NotYourSide
 from rules_core.errors import IllegalAction
 from tests.e2e.toy_actions import TOY_ACTIONS, TOY_NAMES, Seat

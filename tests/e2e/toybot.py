@@ -1,4 +1,5 @@
-"""``python -m tests.e2e.toybot``: the real bot through ``bot.client.run`` with toy commands.
+"""``python -m tests.e2e.toybot``: the real bot through ``bot.discord_ui.client.run`` with
+toy commands.
 
 ``TOYBOT_EXTENSIONS`` (comma-separated) replaces the extensions it loads.
 """
@@ -9,8 +10,8 @@ import logging
 import os
 import sys
 
-from bot.client import RefereeBot, run
 from bot.config import Settings
+from bot.discord_ui.client import RefereeBot, run
 
 DEFAULT = ("cogs.meta", "tests.e2e.toy_cog")
 log = logging.getLogger("toybot")

@@ -8,8 +8,8 @@ from fractions import Fraction
 import pytest
 from PIL import Image
 
-from bot.charts import histogram_png
-from bot.fairness import chi_square, upper_regularized_gamma
+from bot.stats.charts import histogram_png
+from bot.stats.fairness import chi_square, upper_regularized_gamma
 
 DR_SHARE = {n: Fraction(6 - abs(n - 7), 36) for n in range(2, 13)}
 

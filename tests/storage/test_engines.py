@@ -18,11 +18,12 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot import game_commands as gc
-from bot.service import GameService, export_game
+from bot.log.export import export_game
+from bot.log.verify import verify_lines
+from bot.service.game_service import GameService
 from bot.storage import Append, Repository, StorageConflict, StoredEntry
 from bot.storage.sql import migrations, to_postgres
-from bot.verify import verify_lines
+from bot.table import commands as gc
 from tests.bot.conftest import ALICE, BOB, HERE, start_game
 from tests.bot.toysystem import SYSTEM, Shoot
 from tests.conftest import ENGINES

@@ -9,10 +9,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot import game_commands as gc
-from bot.service import GameService, export_game
+from bot.log.export import export_game
+from bot.log.verify import verify_lines
+from bot.service.game_service import GameService
 from bot.storage import Repository
-from bot.verify import verify_lines
+from bot.table import commands as gc
 from tests.bot.conftest import ALICE, HERE, start_game
 from tests.bot.toysystem import SYSTEM, Ammo, Shoot
 from tests.conftest import ENGINES

@@ -17,14 +17,15 @@ from typing import Any
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from bot import game_commands as gc
-from bot import verify_dice
-from bot.beacon.games import BeaconConfig
-from bot.beacon.local import LocalChain, LocalRelay
+from bot.dice.beacon.games import BeaconConfig
+from bot.dice.beacon.local import LocalChain, LocalRelay
+from bot.log import verify_dice
+from bot.log.export import export_game
+from bot.log.verify import verify_lines
 from bot.models import Actor, Place
-from bot.service import GameService, export_game
+from bot.service.game_service import GameService
 from bot.storage import Repository
-from bot.verify import verify_lines
+from bot.table import commands as gc
 from tests.bot.toysystem import SYSTEM, Shoot
 from tests.web.browser import PAGE, Browser
 

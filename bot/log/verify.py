@@ -1,6 +1,6 @@
 """``referee verify FILE``: the hash chain, every die, and every ruling replayed through rules_core.
 
-The chain and the dice are checked by :mod:`bot.verify_dice` (standard library only); then each
+The chain and the dice are checked by :mod:`bot.log.verify_dice` (standard library only); then each
 entry is replayed in order: the game starts from ``system.new_state``; each action is resolved
 again with the faces it logged and must give the logged steps, rolls and facts; each ``/roll``
 must give its logged total; a void rebuilds the state from the start without the voided entries;
@@ -17,9 +17,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from bot import verify_dice
-from bot.beacon.chain import KNOWN_CHAINS, BadBeacon, ChainInfo, verify_round
-from bot.gamelog import (
+from bot.dice.beacon.chain import KNOWN_CHAINS, BadBeacon, ChainInfo, verify_round
+from bot.log import verify_dice
+from bot.log.gamelog import (
     ReplayError,
     canonical,
     outcome_json,

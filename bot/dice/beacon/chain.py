@@ -207,7 +207,7 @@ def verify_round(chain: ChainInfo, r: int, signature: bytes) -> Beacon:
     >>> verify_round(QUICKNET, 124, bytes.fromhex(QUICKNET_ROUND_123))
     Traceback (most recent call last):
     ...
-    bot.beacon.chain.BadBeacon: The signature of beacon round 124 does not verify.
+    bot.dice.beacon.chain.BadBeacon: The signature of beacon round 124 does not verify.
     """
     if r < 1:
         raise BadBeacon(f"There is no beacon round {r}.")

@@ -2,7 +2,7 @@
 
 A relay serves ``GET <relay>/<chain hash>/public/<round>`` as JSON ``{"round", "randomness",
 "signature"}``. Nothing a relay says is trusted: the round number must be the one asked for, the
-signature must verify against the chain's public key (:func:`bot.beacon.chain.verify_round`),
+signature must verify against the chain's public key (:func:`bot.dice.beacon.chain.verify_round`),
 and the randomness is recomputed from the signature. A relay that is down, slow, early or wrong
 is skipped for the next one; when none gives a valid round, :class:`BeaconUnavailable` says why.
 """
@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 import aiohttp
 
-from bot.beacon.chain import BadBeacon, Beacon, ChainInfo, round_time, verify_round
+from bot.dice.beacon.chain import BadBeacon, Beacon, ChainInfo, round_time, verify_round
 
 DEFAULT_RELAYS: tuple[str, ...] = (
     "https://api.drand.sh",

@@ -5,7 +5,8 @@ which stop at the first die (the rules refuse illegal declarations before they r
 that reads no die is logged at once as usual; one that does is *declared*: a ``declared`` entry
 names round ``R``, the first round published at least ``margin`` seconds after the entry is
 written. :class:`Resolver` then waits for ``R``'s time, fetches the round from the relays in turn
-(:class:`~bot.beacon.relay.RelayClient`), and has the service append the ``resolved`` entry with
+(:class:`~bot.dice.beacon.relay.RelayClient`), and has the service append the ``resolved``
+entry with
 the dice of version 2 (docs/DICE.md). If no relay gives a valid round within ``patience``
 seconds, the player is told the declaration stays pending, and the resolver keeps trying (backing
 off to ``retry_max`` seconds between tries) until the round comes or a referee cancels.
@@ -23,8 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.beacon.chain import QUICKNET, Beacon, ChainInfo, first_round_after, round_time
-from bot.beacon.relay import DEFAULT_RELAYS, DEFAULT_TIMEOUT, BeaconUnavailable, RelayClient
+from bot.dice.beacon.chain import QUICKNET, Beacon, ChainInfo, first_round_after, round_time
+from bot.dice.beacon.relay import DEFAULT_RELAYS, DEFAULT_TIMEOUT, BeaconUnavailable, RelayClient
 from bot.errors import UserError
 from bot.models import Place, Reply
 from rules_core.dice import RecordingDice

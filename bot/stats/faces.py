@@ -1,5 +1,5 @@
 """Dice statistics for ``/stats``: face counts per die size with the chi-square test of
-:mod:`bot.fairness` (which reports when the sample is too small for a verdict).
+:mod:`bot.stats.fairness` (which reports when the sample is too small for a verdict).
 
 >>> result = face_stats(6, {1: 10, 2: 10, 3: 10, 4: 10, 5: 10, 6: 10})
 >>> result.counts, result.chi_square, round(result.p_value, 3), result.enough_data
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.fairness import chi_square
 from bot.models import FaceStats
+from bot.stats.fairness import chi_square
 
 
 def face_stats(sides: int, counts: Mapping[int, int]) -> FaceStats:

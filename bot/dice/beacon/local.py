@@ -5,7 +5,7 @@ quicknet, and any period (tests use 1 second). :class:`LocalRelay` serves its ro
 a drand relay does, each round only once its time has come; for tests it can be told to be down,
 slow, to serve wrong signatures or to serve rounds early.
 
-    python -m bot.beacon.local --period 1 --chain-file chain.json
+    python -m bot.dice.beacon.local --period 1 --chain-file chain.json
 
 runs a relay until interrupted, after writing the chain's facts and the relay's URL to
 ``chain.json`` (``REFEREE_BEACON_CHAIN`` and ``REFEREE_BEACON_RELAYS`` of the bot).
@@ -25,7 +25,7 @@ from pathlib import Path
 
 from aiohttp import web
 
-from bot.beacon.chain import (
+from bot.dice.beacon.chain import (
     GROUP_ORDER,
     Beacon,
     ChainInfo,
@@ -166,7 +166,7 @@ async def _serve_forever(period: int, port: int, chain_file: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run a local chain's relay until interrupted."""
-    parser = argparse.ArgumentParser(prog="python -m bot.beacon.local", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m bot.dice.beacon.local", description=__doc__)
     parser.add_argument("--period", type=int, default=1, help="seconds between rounds (1-3)")
     parser.add_argument("--port", type=int, default=0, help="the port on 127.0.0.1 (0: any)")
     parser.add_argument("--chain-file", type=Path, required=True, help="where to write the chain")

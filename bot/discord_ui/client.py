@@ -22,10 +22,10 @@ import yarl
 from discord.ext import commands
 
 from bot.config import Settings
-from bot.discord_tree import RefereeTree
+from bot.discord_ui.sync import state_path, sync_commands
+from bot.discord_ui.tree import RefereeTree
 from bot.models import Place, Reply
 from bot.storage.base import StorageUnavailable
-from bot.sync import state_path, sync_commands
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +88,7 @@ class RefereeBot(commands.Bot):
     game_service: Any
     """The game service (``bot.service``) the cogs call; attached before the bot starts."""
     action_handler: Any
-    """The handler of every game command and button (``bot.discord_handler``), made by the
+    """The handler of every game command and button (``bot.discord_ui.handler``), made by the
     first game cog that loads."""
     initial_extensions: tuple[str, ...]
     failed_extensions: dict[str, BaseException]
@@ -149,7 +149,8 @@ class RefereeBot(commands.Bot):
         settle_garbage_collector()
 
     async def sync_if_changed(self, *, force: bool = False) -> int | None:
-        """Sync the global commands when they changed (see :mod:`bot.sync`); never raises."""
+        """Sync the global commands when they changed (see :mod:`bot.discord_ui.sync`); never
+        raises."""
         try:
             return await sync_commands(
                 self.tree, self.sync_state, application_id=self.application_id, force=force
@@ -210,8 +211,8 @@ def setup_logging(level: str) -> None:
 async def attach_game_service(bot: RefereeBot) -> None:
     """Open the database of ``bot.settings`` and attach a game service on it to ``bot``; the
     database is closed when the bot closes (the ``configure`` of ``referee run``)."""
-    from bot.beacon.games import config_from_settings
-    from bot.service import GameService
+    from bot.dice.beacon.games import config_from_settings
+    from bot.service.game_service import GameService
     from bot.storage import Repository, describe
 
     target = bot.settings.database_target

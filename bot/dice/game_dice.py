@@ -1,6 +1,6 @@
 """Verifiable dice: committed seeds, player seed phrases, HMAC-SHA256, rejection sampling.
 
-The derivation is specified byte by byte in ``docs/DICE.md``; ``bot/verify_dice.py`` is a
+The derivation is specified byte by byte in ``docs/DICE.md``; ``bot/log/verify_dice.py`` is a
 standard-library-only reimplementation that must agree with this module (a test checks both
 against the worked vector of the document).
 

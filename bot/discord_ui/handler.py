@@ -1,7 +1,8 @@
 """The one handler behind every game command and button: build the action, call the service,
 render, send.
 
-Every generated slash command (``bot.appcommands``) and every :class:`ActionButton` click ends in
+Every generated slash command (``bot.discord_ui.appcommands``) and every
+:class:`ActionButton` click ends in
 :meth:`DiscordHandler.handle`. The interaction's own id is the idempotency key: the service answers
 an interaction it has seen before from its log and rolls nothing, and when Discord delivers the
 same interaction twice the second answer is refused by Discord and only logged here.
@@ -23,10 +24,9 @@ from typing import Any
 
 import discord
 
-from bot.beacon.games import DeclarationPending
-from bot.charts import histogram_png
 from bot.commands import Registry, build_action, build_registry
-from bot.discord_buttons import (
+from bot.dice.beacon.games import DeclarationPending
+from bot.discord_ui.buttons import (
     ActionButton,
     EntryButton,
     action_view,
@@ -36,6 +36,7 @@ from bot.discord_buttons import (
 from bot.errors import BadCommand, UserError
 from bot.models import Actor, Place, Reply
 from bot.render.embed import render_embed
+from bot.stats.charts import histogram_png
 
 log = logging.getLogger(__name__)
 
@@ -369,7 +370,7 @@ def handler_for(bot: Any) -> DiscordHandler:
 
 def add_group(bot: Any, models: Sequence[type[Any]], group_help: dict[str, str]) -> None:
     """Generate the commands of ``models`` and add them to the bot's tree."""
-    from bot.appcommands import build_commands
+    from bot.discord_ui.appcommands import build_commands
 
     handler = handler_for(bot)
     for command in build_commands(models, handler.handle, handler.names, group_help=group_help):

@@ -27,8 +27,8 @@ from typing import Any, ClassVar
 
 import discord
 
-from bot.appcommands import ActionHandler
-from bot.discord_tree import report_error
+from bot.discord_ui.appcommands import ActionHandler
+from bot.discord_ui.tree import report_error
 
 PREFIX = "act"
 CUSTOM_ID_LIMIT = 100

@@ -1,0 +1,1 @@
+"""Verifiable dice: committed seeds and their derivation (server dice) and the drand beacon."""

@@ -1,0 +1,1 @@
+"""The Discord side: the bot client, command sync, slash commands, the interaction handler."""

@@ -1,0 +1,1 @@
+"""The action pipeline: load the channel's game → permission → resolve with its dice → persist."""

@@ -1,0 +1,54 @@
+"""A channel's game in memory (:class:`Live`) and what a write decided (:class:`Change`)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from pydantic import BaseModel
+
+from bot.dice.game_dice import DieRecord
+from bot.storage import GameRow
+from rules_core.dice import Roll
+from rules_core.outcome import Step
+from rules_core.system import GameSystem
+
+
+@dataclasses.dataclass
+class Live:
+    row: GameRow
+    state: BaseModel
+    system: GameSystem[Any, Any]
+
+
+@dataclasses.dataclass
+class Change:
+    kind: str
+    data: dict[str, Any]
+    dice: list[DieRecord] = dataclasses.field(default_factory=list)
+    state: BaseModel | None = None
+    table: dict[str, Any] | None = None
+    players_mix: bytes | None = None
+    reveal: tuple[int, bytes] | None = None
+    new_seed: bytes | None = None
+    status: str | None = None
+    shown: Shown | None = None
+    """The steps, facts and rolls as the rules made them, for the reply (not logged as such)."""
+
+
+Shown = tuple[tuple[Step, ...], tuple[tuple[str, str], ...], tuple[Roll, ...]]
+
+
+def copy_table(table: dict[str, Any]) -> dict[str, Any]:
+    copy: dict[str, Any] = {
+        **table,  # a beacon game's chain and pending declaration are replaced, never mutated
+        "sides": list(table["sides"]),
+        "seats": dict(table["seats"]),
+        "referees": list(table["referees"]),
+        "voided": list(table["voided"]),
+        "proposals": list(table.get("proposals", ())),
+        "voids": dict(table.get("voids", {})),
+    }
+    if table.get("scripted"):
+        copy["scripted"] = True
+    return copy

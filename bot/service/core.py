@@ -1,0 +1,378 @@
+"""The pipeline's core: the channel's game loaded under its lock, its dice, the commit."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import dataclasses
+import logging
+import uuid
+import weakref
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import BaseModel
+
+from bot.dice.beacon.games import BeaconConfig, Resolver
+from bot.dice.game_dice import DiceScriptExhausted, FaceScript, GameDice, commitment
+from bot.errors import BadCommand, DiceScriptRanOut, NoGameHere, WrongSystem
+from bot.log.gamelog import FORMAT_VERSION, seal, state_hash, state_json
+from bot.models import Actor, Place, Reply
+from bot.service.change import Change, Live
+from bot.service.options import command_path
+from bot.service.permissions import Permissions
+from bot.service.replies import Replies
+from bot.storage import Append, Duplicate, GameRow, Repository, StoredEntry
+from rules_core.errors import InvalidInput
+from rules_core.roll_categories import CATEGORIES as ROLL_CATEGORIES
+from rules_core.system import GameSystem
+
+log = logging.getLogger(__name__)
+
+
+DEFAULT_LIVE_GAMES = 1000
+"""How many games the service keeps parsed in memory by default (``REFEREE_LIVE_GAMES``)."""
+HOLD_GAME: contextvars.ContextVar[bool] = contextvars.ContextVar("hold_game", default=False)
+"""Set while an action is decided again after a refusal: the game is then held in the database."""
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def _new_game_id() -> str:
+    return uuid.uuid4().hex
+
+
+def _same_command(entry: Mapping[str, Any], command: BaseModel | None) -> bool:
+    """Whether a logged entry is what ``command`` logs (a redelivered interaction)."""
+    if command is None:
+        return True
+    made = {str(entry["kind"])}
+    for key in ("action", "command"):  # an action, a beacon declaration, a proposal
+        if isinstance(entry.get(key), dict):
+            made.add(str(entry[key].get("action")))
+    if "agreed" in entry:
+        made.add("game.confirm")
+    return str(getattr(command, "action", "")) in made
+
+
+def _by(row: GameRow, actor: Actor) -> dict[str, Any]:
+    """``by`` of an entry: who declared it; ``server_referee`` when they referee it by their
+    standing on the server (administrator, Manage Server, the referee role), which the log
+    cannot show otherwise."""
+    by: dict[str, Any] = {"id": actor.user_id, "name": actor.name}
+    if actor.is_admin and not any(r["id"] == actor.user_id for r in row.table["referees"]):
+        by["server_referee"] = True
+    return by
+
+
+class ServiceCore(Permissions, Replies):
+    """Loading and locking a channel's game, its dice, and committing one entry."""
+
+    # set by GameService.__init__ (bot/service/game_service.py); every layer reads them
+    repo: Repository
+    systems: Mapping[str, GameSystem[Any, Any]]
+    script: FaceScript | None
+    beacon: BeaconConfig | None
+    dice_default: str
+    resolver: Resolver | None
+    _clock: Callable[[], str]
+    _seeds: Callable[[], bytes]
+    _game_ids: Callable[[], str]
+    live_games: int
+    _locks: weakref.WeakValueDictionary[tuple[int, int], asyncio.Lock]
+    _live: OrderedDict[tuple[int, int], Live]
+
+    async def autocomplete(self, place: Place, kind: str, typed: str = "") -> list[str]:
+        """Names of ``kind`` for an option's autocomplete (at most 25, Discord's limit).
+
+        ``"systems"`` lists the installed systems; ``"side"`` the game's sides; any other kind
+        asks the channel's game system (``GameSystem.names``). No game here: no names.
+        """
+        if kind == "systems":
+            names = list(self.systems)
+        elif kind == "category":
+            names = [category.name for category in ROLL_CATEGORIES]
+        else:
+            try:
+                live = await self._load(place)
+            except NoGameHere:
+                return []
+            if kind == "side":
+                names = list(live.row.table["sides"])
+            else:
+                names = list(live.system.names(live.state, kind))
+        wanted = typed.strip().lower()
+        return [n for n in names if wanted in n.lower()][:25]
+
+    async def logged_action(
+        self, place: Place, game_prefix: str, seq: int
+    ) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+        """The action and facts of log entry ``seq`` of this channel's game whose id starts with
+        ``game_prefix`` (what a button under that entry runs again or acts on)."""
+        row = await self._readable(place)
+        if not row.public_id.startswith(game_prefix):
+            raise BadCommand("That button belongs to an earlier game of this channel.")
+        if seq in set(row.table["voided"]):
+            raise BadCommand(f"Entry #{seq} is void, so its button no longer applies.")
+        found = await self.repo.entries(row.id, after=seq - 1, upto=seq)
+        if not found or found[0].kind != "action":
+            raise BadCommand(f"Entry #{seq} is not an action a button can act on.")
+        data = found[0].data()
+        facts = [(str(subject), str(result)) for subject, result in data["outcome"]["facts"]]
+        action: dict[str, Any] = data["action"]
+        return action, facts
+
+    # --- loading and locking ---------------------------------------------------------------
+
+    def _lock(self, place: Place) -> asyncio.Lock:
+        key = (place.guild_id, place.channel_id)
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[key] = lock
+        return lock
+
+    @contextlib.asynccontextmanager
+    async def _locked(self, place: Place, *, hold: bool = False) -> AsyncIterator[None]:
+        """The channel's lock; when deciding again after a refusal (or ``hold``), the game held
+        in the database too (taken after the channel's lock, so two tasks never wait on each
+        other) and read afresh from it."""
+        async with self._lock(place):
+            if not (hold or HOLD_GAME.get()):
+                yield
+                return
+            self._live.pop((place.guild_id, place.channel_id), None)
+            try:
+                async with self.repo.hold(place.guild_id, place.channel_id):
+                    yield
+            except BaseException:
+                self._live.pop((place.guild_id, place.channel_id), None)
+                raise
+
+    def _cached(self, key: tuple[int, int]) -> Live | None:
+        """The cached game of ``key``, marked most recently used."""
+        live = self._live.get(key)
+        if live is not None:
+            self._live.move_to_end(key)
+        return live
+
+    def _remember(self, key: tuple[int, int], live: Live) -> None:
+        """Cache ``live`` (only writers holding the channel's lock call this), evicting the
+        least recently used games beyond ``live_games``."""
+        self._live[key] = live
+        self._live.move_to_end(key)
+        while len(self._live) > self.live_games:
+            self._live.popitem(last=False)
+
+    def system(self, name: str) -> GameSystem[Any, Any]:
+        """The system called ``name`` from this service's registry, case ignored (``ASL``)."""
+        try:
+            return self.systems[name]
+        except KeyError:
+            wanted = name.strip().casefold()
+            for key, system in self.systems.items():
+                if key.casefold() == wanted:
+                    return system
+            raise InvalidInput(
+                f"Unknown game system {name!r}; choose one of {', '.join(self.systems)}."
+            ) from None
+
+    async def _load(self, place: Place, *, locked: bool = False) -> Live:
+        """The channel's active game, from the cache or the database.
+
+        Only a caller holding the channel's lock (``locked``) caches what it read: a reader
+        without the lock could otherwise cache a row that a writer moved past meanwhile.
+        """
+        key = (place.guild_id, place.channel_id)
+        live = self._cached(key)
+        if live is not None:
+            return live
+        row = await self.repo.active_game(place.guild_id, place.channel_id)
+        if row is None:
+            raise await self._no_active_game(place)
+        system = self.system(row.system)
+        live = Live(row=row, state=system.parse_state(row.state_json), system=system)
+        if locked:
+            self._remember(key, live)
+        return live
+
+    async def _no_active_game(self, place: Place) -> NoGameHere:
+        """What to say when the channel has no active game: none ever, or the last one ended."""
+        last = await self.repo.latest_game(place.guild_id, place.channel_id)
+        if last is None:
+            return NoGameHere("There is no game in this channel; start one with /game new.")
+        return NoGameHere(
+            f'The game in this channel, "{last.title}", has ended; a referee starts the next one '
+            "with /game new (/game status, /game log and /game export still show the ended game)."
+        )
+
+    async def _readable(self, place: Place) -> GameRow:
+        """The active game, or the channel's last ended game (everyone may read it)."""
+        key = (place.guild_id, place.channel_id)
+        live = self._live.get(key)
+        if live is not None:
+            return live.row
+        row = await self.repo.latest_game(place.guild_id, place.channel_id)
+        if row is None:
+            raise NoGameHere("There is no game in this channel; start one with /game new.")
+        return row
+
+    @contextlib.contextmanager
+    def _script_rollback(self) -> Iterator[None]:
+        """A refused declaration consumes no scripted face."""
+        used = self.script.used if self.script is not None else 0
+        try:
+            yield
+        except BaseException as exc:
+            if self.script is not None:
+                self.script.used = used
+            if isinstance(exc, DiceScriptExhausted):
+                raise DiceScriptRanOut(str(exc)) from exc
+            raise
+
+    # --- commit ---------------------------------------------------------------------------
+
+    @staticmethod
+    def _check_system(live: Live, action: BaseModel) -> str:
+        """The action's path; refuses a command of another system than the channel's game."""
+        path = str(getattr(action, "action", ""))
+        if path.split(".")[0] != live.system.name:
+            raise WrongSystem(
+                f"This channel plays {live.system.title}; {command_path(path)} belongs to "
+                "another game."
+            )
+        return path
+
+    def _dice(self, row: GameRow) -> GameDice:
+        if self.script is not None and not row.table.get("scripted"):
+            raise DiceScriptRanOut(
+                "This game was started without scripted dice, so its dice come only from its "
+                "seed; run the console without --dice for it."
+            )
+        return GameDice(
+            row.seed,
+            game=row.public_id,
+            players=row.players_mix,
+            next_seq=row.next_die,
+            epoch=row.epoch,
+            script=self.script,
+        )
+
+    async def _commit(
+        self,
+        place: Place,
+        live: Live,
+        actor: Actor,
+        interaction_id: str,
+        change: Change,
+        prepare: Callable[[Reply], object] | None = None,
+        *,
+        command: BaseModel | None = None,
+    ) -> Reply:
+        row = live.row
+        state = change.state if change.state is not None else live.state
+        snapshot = state_json(state) if change.state is not None else row.state_json
+        entry: dict[str, Any] = {
+            "v": FORMAT_VERSION,
+            "game": row.public_id,
+            "seq": row.head_seq + 1,
+            "prev": row.head_hash,
+            "kind": change.kind,
+            "at": self._clock(),
+            "by": _by(row, actor),
+            "interaction": interaction_id,
+            "epoch": row.epoch,
+            "dice": [d.to_json() for d in change.dice],
+            "state": state_hash(snapshot),
+            **change.data,
+        }
+        body, digest = seal(entry)
+        new_row = dataclasses.replace(
+            row,
+            head_seq=row.head_seq + 1,
+            head_hash=digest,
+            state_json=snapshot,
+            next_die=change.dice[-1].seq + 1 if change.dice else row.next_die,
+            table=change.table if change.table is not None else row.table,
+            players_mix=change.players_mix if change.players_mix is not None else row.players_mix,
+            status=change.status or row.status,
+        )
+        new_epoch = None
+        if change.new_seed is not None:
+            new_row.epoch = row.epoch + 1
+            new_row.seed = change.new_seed
+            new_row.commitment = commitment(change.new_seed)
+            new_epoch = (new_row.epoch, new_row.commitment)
+        stored = StoredEntry(
+            game_id=row.id,
+            seq=new_row.head_seq,
+            interaction_id=interaction_id,
+            kind=change.kind,
+            body=body,
+            hash=digest,
+        )
+        key = (place.guild_id, place.channel_id)
+        # the reply is built (and handed to ``prepare``) while the disk syncs; it is returned,
+        # and so answered, only after the commit
+        reply = self._reply(entry, new_row, replayed=False, shown=change.shown)
+        if prepare is not None:
+            try:
+                prepare(reply)
+            except Exception:  # the caller renders again after the commit and sees the error
+                log.debug("prepare failed for interaction %s", interaction_id, exc_info=True)
+        try:
+            await self.repo.append(
+                Append(
+                    entry=stored,
+                    game=new_row,
+                    dice=change.dice,
+                    user_id=actor.user_id,
+                    reveal=change.reveal,
+                    new_epoch=new_epoch,
+                ),
+                expected_head=row.head_seq,
+            )
+        except Duplicate:
+            self._live.pop(key, None)
+            seen = await self.repo.entry_by_interaction(interaction_id)
+            if seen is None:
+                raise
+            return await self._replay(seen, place, command)
+        except BaseException:
+            self._live.pop(key, None)
+            raise
+        if new_row.status == "active":
+            self._remember(key, Live(row=new_row, state=state, system=live.system))
+        else:
+            self._live.pop(key, None)
+        return reply
+
+    # --- replies -----------------------------------------------------------------------------
+
+    async def _replay(self, stored: StoredEntry, place: Place, command: BaseModel | None) -> Reply:
+        """The answer to an interaction seen before, from the log — only in the same channel's
+        game and for the same command; any other reuse of its id is refused, nothing done."""
+        row = await self.repo.game(stored.game_id)
+        entry = stored.data()
+        same_place = row is not None and (row.guild_id, row.channel_id) == (
+            place.guild_id,
+            place.channel_id,
+        )
+        if row is None or not same_place or not _same_command(entry, command):
+            raise BadCommand(
+                "That interaction was answered before, for another command or channel; "
+                "nothing was done."
+            )
+        return self._reply(entry, row, replayed=True)
+
+    async def _reply_from_stored(self, stored: StoredEntry, *, replayed: bool) -> Reply:
+        row = await self.repo.game(stored.game_id)
+        assert row is not None
+        data = stored.data()
+        data["hash"] = stored.hash
+        return self._reply(data, row, replayed=replayed)

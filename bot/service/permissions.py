@@ -1,0 +1,145 @@
+"""Who may do what: referees, seats, the sides an action concerns (docs/TRUST.md)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from pydantic import BaseModel
+
+from bot.errors import NotAReferee, NotYourSide
+from bot.models import Actor
+from bot.service.change import Live
+from bot.storage import GameRow
+from rules_core.errors import InvalidInput
+
+
+@functools.cache
+def _side_options(model: type[BaseModel]) -> tuple[str, ...]:
+    """The fields of ``model`` that name a side (``json_schema_extra={"autocomplete": "side"}``)."""
+    return tuple(
+        name
+        for name, info in model.model_fields.items()
+        if isinstance(info.json_schema_extra, dict)
+        and info.json_schema_extra.get("autocomplete") == "side"
+    )
+
+
+def sides_as_spelled(sides: Sequence[str], action: BaseModel) -> BaseModel:
+    """``action`` with every option naming a side written as the game spells it (case ignored).
+
+    So every system matches side names with case ignored, and the log records one spelling.
+    A name that is no side of the game is left for the rules to refuse.
+    """
+    names = _side_options(type(action))
+    if not names:
+        return action
+    spelled = {side.casefold(): side for side in sides}
+
+    def respell(value: Any) -> Any:
+        if isinstance(value, str):
+            return spelled.get(value.strip().casefold(), value)
+        if isinstance(value, tuple):
+            return tuple(respell(item) for item in value)
+        return value
+
+    changes = {name: respell(getattr(action, name)) for name in names}
+    changes = {name: value for name, value in changes.items() if value != getattr(action, name)}
+    return action.model_copy(update=changes) if changes else action
+
+
+def side_named(sides: Sequence[str], name: str) -> str:
+    """The side of ``sides`` called ``name``, case and outer spaces ignored, as the game spells it.
+
+    >>> side_named(["Axis", "Allied"], " axis ")
+    'Axis'
+    """
+    wanted = name.strip().casefold()
+    for side in sides:
+        if side.casefold() == wanted:
+            return side
+    raise InvalidInput(f"{name!r} is not a side of this game; the sides are {', '.join(sides)}.")
+
+
+def referee_only_options(action: BaseModel) -> tuple[str, ...]:
+    """The options of ``action`` marked ``json_schema_extra={"referee_only": True}`` that are set
+    (truthy): only a referee may declare them, and the log and the result say so.
+
+    >>> from rules_core.asl.actions import SetPhase
+    >>> referee_only_options(SetPhase(phase="mph", correction=True))
+    ('correction',)
+    >>> referee_only_options(SetPhase())
+    ()
+    """
+    names = []
+    for name, info in type(action).model_fields.items():
+        extra = info.json_schema_extra
+        if isinstance(extra, dict) and extra.get("referee_only") and getattr(action, name):
+            names.append(name)
+    return tuple(names)
+
+
+class Permissions:
+    """The one permission check of every action and its helpers (read from the models)."""
+
+    # --- permissions -----------------------------------------------------------------------
+
+    @staticmethod
+    def is_referee(row: GameRow, actor: Actor) -> bool:
+        """Referees of the game and the server's administrators referee it."""
+        return actor.is_admin or any(r["id"] == actor.user_id for r in row.table["referees"])
+
+    @staticmethod
+    def held_sides(row: GameRow, actor: Actor) -> list[str]:
+        """The sides whose seat the actor holds."""
+        return [side for side, p in row.table["seats"].items() if p and p["id"] == actor.user_id]
+
+    def _require_referee(self, row: GameRow, actor: Actor, what: str) -> None:
+        if not self.is_referee(row, actor):
+            raise NotAReferee(f"Only a referee or a server administrator may {what}.")
+
+    def _require_player(self, row: GameRow, actor: Actor) -> None:
+        if not (self.is_referee(row, actor) or self.held_sides(row, actor)):
+            raise NotYourSide("Take a seat with /game seat before acting in this game.")
+
+    def free_hand(self, row: GameRow, actor: Actor) -> bool:
+        """A referee who holds no seat: the only one who may void an entry of any side alone."""
+        return self.is_referee(row, actor) and not self.held_sides(row, actor)
+
+    def missing_sides(self, row: GameRow, actor: Actor, concerned: Iterable[str]) -> list[str]:
+        """The sides of ``concerned`` the actor may not act for alone (none: allowed).
+
+        A referee acts for every side; a player only for the sides whose seat they hold.
+        """
+        if self.is_referee(row, actor):
+            return []
+        held = {side.casefold() for side in self.held_sides(row, actor)}
+        return sorted(side for side in set(concerned) if side.casefold() not in held)
+
+    def _check_referee_only(self, row: GameRow, actor: Actor, action: BaseModel) -> None:
+        """Options marked ``referee_only`` (a referee's correction) given by a non-referee."""
+        if self.is_referee(row, actor):
+            return
+        for name, info in type(action).model_fields.items():
+            extra = info.json_schema_extra
+            given = getattr(action, name) != info.get_default(call_default_factory=True)
+            if isinstance(extra, dict) and extra.get("referee_only") and given:
+                option = name.replace("_", "-")
+                raise NotAReferee(f"Only a referee may give the option {option}.")
+
+    def permit(self, live: Live, actor: Actor, action: BaseModel) -> tuple[list[str], list[str]]:
+        """The sides ``action`` concerns and those of them the actor may not act for alone.
+
+        The one permission check of every system action (docs/TRUST.md): derived from the
+        action's model by :meth:`GameSystem.concerned_sides`, never per command.
+
+        :raises NotYourSide: a player without a seat, or acting on another side's things.
+        :raises NotAReferee: a ``referee_only`` option given by a player.
+        """
+        row = live.row
+        self._check_referee_only(row, actor, action)
+        if not (self.is_referee(row, actor) or self.held_sides(row, actor)):
+            raise NotYourSide("Take a seat with /game seat before acting in this game.")
+        concerned = sorted(live.system.concerned_sides(live.state, action))
+        return concerned, self.missing_sides(row, actor, concerned)

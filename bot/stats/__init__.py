@@ -1,0 +1,1 @@
+"""/stats: dice counts, the chi-square fairness test and the histogram chart."""

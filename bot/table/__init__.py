@@ -1,0 +1,1 @@
+"""The table commands (/game, /roll, /stats): their declarations and their service code."""

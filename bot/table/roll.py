@@ -1,0 +1,119 @@
+"""/roll: free dice expressions and their exact odds."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from bot.models import Actor, Reply
+from bot.service.change import Change, Live
+from bot.service.proposals import Proposals
+from bot.service.replies import odds_lines
+from bot.table import commands as gc
+from rules_core.errors import InvalidInput
+from rules_core.outcome import Step
+from rules_core.roll import DiceExpression, parse_expression, roll_expression
+from rules_core.roll_categories import category_named, default_dice
+from rules_core.roll_categories import notes as roll_notes
+
+ROLL_ODDS_LIMIT = 50_000
+"""A ``/roll`` preview lists at most this many dice sequences' worth of outcomes."""
+
+
+def roll_total_odds(expression: DiceExpression) -> dict[tuple[tuple[str, str], ...], Fraction]:
+    """The exact odds of each total of a ``/roll`` expression, ``{(("total", "7"),): 1/6}``.
+
+    Counted by convolution (ways to make each sum, die by die) rather than by enumerating every
+    dice sequence: the same fractions as :func:`rules_core.odds.exact_odds` over
+    :func:`~rules_core.roll.roll_expression`, in a fraction of the time (``3d6``: 216 sequences,
+    16 sums). An expression of more than ``ROLL_ODDS_LIMIT`` sequences is refused, as before.
+
+    >>> odds = roll_total_odds(parse_expression("DR+1"))
+    >>> odds[(("total", "8"),)], odds[(("total", "13"),)]
+    (Fraction(1, 6), Fraction(1, 36))
+    >>> roll_total_odds(parse_expression("7d6"))
+    Traceback (most recent call last):
+    ...
+    rules_core.errors.InvalidInput: 7d6 has too many outcomes to list.
+    """
+    sides, count = expression.sides, expression.count
+    if sides**count > ROLL_ODDS_LIMIT:
+        raise InvalidInput(f"{expression.text()} has too many outcomes to list.")
+    ways = [1]  # ways[k]: sequences whose faces sum to k + (dice so far)
+    for _ in range(count):
+        prefix = [0]
+        for value in ways:
+            prefix.append(prefix[-1] + value)
+        size = len(ways) + sides - 1
+        ways = [prefix[min(k + 1, len(ways))] - prefix[max(0, k - sides + 1)] for k in range(size)]
+    total = sides**count
+    low = count + expression.modifier
+    return {(("total", str(low + k)),): Fraction(n, total) for k, n in enumerate(ways) if n}
+
+
+class Rolls(Proposals):
+    """/roll and its preview."""
+
+    def _roll(self, live: Live, actor: Actor, command: gc.RollDice) -> Change:
+        self._require_player(live.row, actor)
+        held = self.held_sides(live.row, actor)
+        category = category_named(command.category) if command.category.strip() else ""
+        expression = parse_expression(command.dice or default_dice(category))
+        if command.count > 1:
+            if expression.repeat > 1:
+                raise InvalidInput('Give the batch once: dice:DR count:3, or dice:"3 DR".')
+            expression = expression.batch(command.count)
+        if live.row.table.get("beacon"):
+            declared: dict[str, Any] = {
+                "declares": "roll",
+                "expression": expression.text(),
+                "reason": command.reason,
+                "sides": held,
+            }
+            if category:
+                declared["category"] = category
+            return self._declare(live, declared)
+        dice = self._dice(live.row)
+        with self._script_rollback():
+            result = roll_expression(expression, dice, reason=command.reason, category=category)
+        notes: tuple[Step, ...] = ()
+        if live.row.system == "asl" and category:
+            notes = tuple(n for roll in result.rolls for n in roll_notes(category, roll))
+        data: dict[str, Any] = {
+            "expression": expression.text(),
+            "reason": command.reason,
+            "total": result.total,
+            "text": result.render(),
+            "rolls": [r.model_dump(mode="json") for r in result.rolls],
+            "sides": held,
+        }
+        if category:
+            data["category"] = category
+        if expression.repeat > 1:
+            data["totals"] = list(result.totals)
+        if notes:
+            data["notes"] = [n.model_dump(mode="json") for n in notes]
+        return Change(
+            kind="roll",
+            data=data,
+            dice=dice.records,
+            shown=(notes, (), tuple(result.rolls)),
+        )
+
+    def _roll_odds(self, command: gc.RollDice) -> Reply:
+        category = category_named(command.category) if command.category.strip() else ""
+        expression = parse_expression(command.dice or default_dice(category))
+        rolls = expression.repeat * command.count
+        expression = expression.single()
+        odds = roll_total_odds(expression)
+        lines = sorted(odds_lines(odds), key=lambda line: int(line.facts[0][1]))
+        each = f", each of {rolls} rolls" if rolls > 1 else ""
+        return Reply(
+            command="/roll",
+            title=f"Odds of {category + ' ' if category else ''}{expression.text()}"
+            f" (nothing rolled{each})",
+            odds=tuple(lines),
+            scripted=self.script is not None,
+            ephemeral=True,
+            preview=True,
+        )

@@ -1,0 +1,79 @@
+"""/stats: the dice counts of a game and the fairness test."""
+
+from __future__ import annotations
+
+from bot.models import Actor, Place, Reply
+from bot.service.proposals import Proposals
+from bot.stats.faces import face_stats
+from bot.table import commands as gc
+from rules_core.roll_categories import category_named
+
+
+def category_lines(sums: list[tuple[str, int, int, int]]) -> list[str]:
+    """One line per roll category from ``(label, sides, dice, sum)`` rows: how many DR and dr
+    and their mean (a DR's two dice are labelled ``… DR (colored)`` and ``… DR (white)``).
+
+    >>> category_lines([("IFT DR (colored)", 6, 2, 7), ("IFT DR (white)", 6, 2, 5),
+    ...                 ("RS dr", 6, 3, 9), ("DR (colored)", 6, 1, 3), ("DR (white)", 6, 1, 4)])
+    ['(none): 1 DR, mean 7.00', 'IFT: 2 DR, mean 6.00', 'RS: 3 dr, mean 3.00']
+    """
+    found: dict[tuple[str, str], list[int]] = {}
+    for label, sides, count, total in sums:
+        if sides != 6:
+            continue
+        for suffix, kind, counted in (
+            ("DR (colored)", "DR", True),
+            ("DR (white)", "DR", False),
+            ("dr", "dr", True),
+        ):
+            if label == suffix or label.endswith(" " + suffix):
+                name = label[: -len(suffix)].strip() or "(none)"
+                tally = found.setdefault((name, kind), [0, 0])
+                tally[0] += count if counted else 0
+                tally[1] += total
+                break
+    return [
+        f"{name}: {rolls} {kind}, mean {faces / rolls:.2f}"
+        for (name, kind), (rolls, faces) in sorted(found.items())
+        if rolls
+    ]
+
+
+class StatsCommand(Proposals):
+    """/stats."""
+
+    async def _stats(self, place: Place, actor: Actor, command: gc.Stats) -> Reply:
+        game_id = None
+        channel_id: int | None = place.channel_id
+        if command.scope == "game":
+            game_id = (await self._readable(place)).id
+        elif command.scope == "server":
+            channel_id = None
+        user_id = command.player.id if command.player else None
+        category = category_named(command.category) if command.category.strip() else None
+        counts = await self.repo.face_counts(
+            guild_id=place.guild_id,
+            channel_id=channel_id,
+            game_id=game_id,
+            user_id=user_id,
+            category=category,
+        )
+        stats = tuple(face_stats(sides, counts[sides]) for sides in sorted(counts))
+        who = command.player.name if command.player else "everyone"
+        fields: tuple[tuple[str, str], ...] = ()
+        if category is None:
+            sums = await self.repo.label_sums(
+                guild_id=place.guild_id, channel_id=channel_id, game_id=game_id, user_id=user_id
+            )
+            lines = category_lines(sums)
+            if lines:
+                fields = (("By category", "\n".join(lines)),)
+        kind = f"{category} dice" if category else "Dice"
+        return Reply(
+            command="/stats",
+            title=f"{kind} of {who} in this {command.scope}",
+            fields=fields,
+            stats=stats,
+            scripted=self.script is not None,
+            ephemeral=True,
+        )

@@ -19,9 +19,10 @@ import re
 from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from bot.dice.game_dice import DieRecord
+from bot.storage import sql
 
 
 class StorageConflict(Exception):
@@ -62,15 +63,8 @@ class GameRow:
     players_mix: bytes
 
 
-GAME_COLUMNS = (
-    "id, public_id, guild_id, channel_id, parent_id, system, title, status, created_at, "
-    "created_by, table_json, state_json, head_seq, head_hash, next_die, epoch, seed, commitment, "
-    "players_mix"
-)
-
-
 def game_from_row(row: Sequence[Any]) -> GameRow:
-    """A :class:`GameRow` from a row of :data:`GAME_COLUMNS`."""
+    """A :class:`GameRow` from a row of :data:`bot.storage.sql.GAME_COLUMNS`."""
     return GameRow(
         id=row[0],
         public_id=row[1],
@@ -138,7 +132,7 @@ def canonical(data: Any) -> str:
 def roll_rows(
     game: GameRow, user_id: int, dice: Iterable[DieRecord]
 ) -> list[tuple[int, int, int, int, int, int, int, str, int]]:
-    """The ``rolls`` rows of an action's dice."""
+    """The ``rolls`` rows of an action's dice (:data:`bot.storage.sql.INSERT_ROLL`)."""
     return [
         (
             game.id,
@@ -153,6 +147,42 @@ def roll_rows(
         )
         for die in dice
     ]
+
+
+def game_parameters(game: GameRow) -> tuple[Any, ...]:
+    """The parameters of :data:`bot.storage.sql.INSERT_GAME`."""
+    return (
+        game.public_id, game.guild_id, game.channel_id, game.parent_id, game.system, game.title,
+        game.status, game.created_at, game.created_by, canonical(game.table), game.state_json,
+        game.head_seq, game.head_hash, game.next_die, game.epoch, game.seed, game.commitment,
+        game.players_mix,
+    )  # fmt: skip
+
+
+def entry_parameters(entry: StoredEntry, game_id: int) -> tuple[Any, ...]:
+    """The parameters of :data:`bot.storage.sql.INSERT_ENTRY`."""
+    return (game_id, entry.seq, entry.interaction_id, entry.kind, entry.body, entry.hash)
+
+
+def move_parameters(game: GameRow, expected_head: int) -> tuple[Any, ...]:
+    """The parameters of :data:`bot.storage.sql.MOVE_GAME`."""
+    return (
+        game.status, canonical(game.table), game.state_json, game.head_seq, game.head_hash,
+        game.next_die, game.epoch, game.seed, game.commitment, game.players_mix, game.id,
+        expected_head,
+    )  # fmt: skip
+
+
+def seed_statements(change: Append) -> list[tuple[str, tuple[Any, ...]]]:
+    """The seed reveal and new epoch an append writes, as ``(sql, parameters)``."""
+    out: list[tuple[str, tuple[Any, ...]]] = []
+    if change.reveal is not None:
+        out.append((sql.REVEAL_SEED, (change.reveal[1], change.game.id, change.reveal[0])))
+    if change.new_epoch is not None:
+        out.append(
+            (sql.INSERT_SEED, (change.game.id, change.new_epoch[0], change.new_epoch[1], None))
+        )
+    return out
 
 
 def is_database_url(target: Path | str) -> bool:
@@ -173,8 +203,45 @@ def describe(target: Path | str) -> str:
     return re.sub(r"^(postgres(?:ql)?://[^:/@]*:)[^@]*@", r"\1***@", str(target))
 
 
+class Transaction(Protocol):
+    """One write transaction of an engine, spoken in the shared SQL's words (:mod:`bot.storage.sql`,
+    ``?`` placeholders; a statement without parameters is sent as written)."""
+
+    async def execute(self, query: str, params: Sequence[Any] = ()) -> int:
+        """Run one statement; the number of rows it changed."""
+
+    async def insert(self, query: str, params: Sequence[Any]) -> int:
+        """Run one ``INSERT`` into a table with an ``id`` column; the new row's id."""
+
+    async def fetch(self, query: str, params: Sequence[Any] = ()) -> Sequence[Sequence[Any]]:
+        """The rows of a read, as the transaction sees them."""
+
+
+async def migrate(tx: Transaction, engine: str) -> int:
+    """Apply the pending migrations of ``engine`` in the caller's transaction (which holds the
+    engine's migration lock); the applied migration number. The version table holds one row."""
+    await tx.execute(sql.schema_table(engine))
+    rows = await tx.fetch(sql.SCHEMA_VERSION)
+    if not rows:
+        await tx.execute(sql.INSERT_SCHEMA_VERSION, (0,))
+    current = int(rows[0][0]) if rows else 0
+    for number, statements in sql.migrations(engine):
+        if number <= current:
+            continue
+        for statement in statements:
+            await tx.execute(statement)
+        await tx.execute(sql.SET_SCHEMA_VERSION, (number,))
+        current = number
+    return current
+
+
 class Repository(abc.ABC):
-    """Games and their logs in one database; :meth:`open` picks the engine."""
+    """Games and their logs in one database; :meth:`open` picks the engine.
+
+    An engine provides two primitives — :meth:`_fetch` (the rows of a read) and
+    :meth:`_transaction` (a write transaction) — and its own :meth:`append` (each engine's fast
+    path); every read and :meth:`create_game` are written here once, on top of them.
+    """
 
     engine: ClassVar[str]
     """``"sqlite"`` or ``"postgresql"``."""
@@ -197,47 +264,74 @@ class Repository(abc.ABC):
     async def close(self) -> None:
         """Finish the pending appends, then close the connections."""
 
+    # --- what an engine provides ---------------------------------------------------------
+
     @abc.abstractmethod
+    async def _fetch(self, query: str, params: Sequence[Any] = ()) -> Sequence[Sequence[Any]]:
+        """The rows of one read in the shared SQL's words (committed data; in a :meth:`hold`
+        block, as the held transaction sees it)."""
+
+    @abc.abstractmethod
+    def _transaction(self) -> contextlib.AbstractAsyncContextManager[Transaction]:
+        """One write transaction: committed when the block ends, rolled back if it raises.
+
+        :raises Duplicate: a unique key refused a write of the block (nothing was written).
+        """
+
+    async def _fetch_one(self, query: str, params: Sequence[Any] = ()) -> Sequence[Any] | None:
+        """The first row of a read, or None."""
+        rows = await self._fetch(query, params)
+        return rows[0] if rows else None
+
     async def schema_version(self) -> int:
         """The applied migration number."""
+        row = await self._fetch_one(sql.SCHEMA_VERSION)
+        return int(row[0]) if row is not None else 0
 
     # --- reads ---------------------------------------------------------------------------
 
-    @abc.abstractmethod
+    async def _one_game(self, query: str, params: Sequence[Any]) -> GameRow | None:
+        row = await self._fetch_one(query, params)
+        return game_from_row(row) if row is not None else None
+
     async def active_game(self, guild_id: int, channel_id: int) -> GameRow | None:
         """The channel's active game, if any."""
+        return await self._one_game(sql.ACTIVE_GAME, (guild_id, channel_id))
 
-    @abc.abstractmethod
     async def latest_game(self, guild_id: int, channel_id: int) -> GameRow | None:
         """The channel's most recent game, active or ended."""
+        return await self._one_game(sql.LATEST_GAME, (guild_id, channel_id))
 
-    @abc.abstractmethod
     async def pending_declarations(self) -> list[GameRow]:
         """Active games with a declaration waiting for its beacon round (bot/dice/beacon)."""
+        rows = await self._fetch(sql.PENDING_CANDIDATES)
+        return [game for game in map(game_from_row, rows) if game.table.get("pending") is not None]
 
-    @abc.abstractmethod
     async def games_in_guild(self, guild_id: int) -> list[GameRow]:
         """Every game of the server, active and ended, oldest first."""
+        return [game_from_row(row) for row in await self._fetch(sql.GUILD_GAMES, (guild_id,))]
 
-    @abc.abstractmethod
     async def game(self, game_id: int) -> GameRow | None:
         """A game by its row id."""
+        return await self._one_game(sql.GAME_BY_ID, (game_id,))
 
-    @abc.abstractmethod
     async def entry_by_interaction(self, interaction_id: str) -> StoredEntry | None:
         """The entry an interaction produced, if it was seen before."""
+        row = await self._fetch_one(sql.ENTRY_BY_INTERACTION, (interaction_id,))
+        return StoredEntry(*row) if row is not None else None
 
-    @abc.abstractmethod
     async def entries(
         self, game_id: int, *, after: int = 0, upto: int | None = None
     ) -> list[StoredEntry]:
         """The game's entries with ``after < seq <= upto``, in order."""
+        rows = await self._fetch(sql.ENTRIES, (game_id, after, upto if upto is not None else 2**62))
+        return [StoredEntry(*row) for row in rows]
 
-    @abc.abstractmethod
     async def last_entries(self, game_id: int, count: int) -> list[StoredEntry]:
         """The game's last ``count`` entries, oldest first."""
+        rows = await self._fetch(sql.LAST_ENTRIES, (game_id, count))
+        return [StoredEntry(*row) for row in reversed(rows)]
 
-    @abc.abstractmethod
     async def face_counts(
         self,
         *,
@@ -249,8 +343,12 @@ class Repository(abc.ABC):
     ) -> dict[int, dict[int, int]]:
         """Counts of faces per die size: ``{sides: {face: count}}`` for the scope asked; with
         ``category``, only dice whose label starts with it and a space (``IFT DR (colored)``)."""
+        query, params = sql.face_counts(guild_id, channel_id, game_id, user_id, category)
+        counts: dict[int, dict[int, int]] = {}
+        for sides, face, count in await self._fetch(query, params):
+            counts.setdefault(int(sides), {})[int(face)] = int(count)
+        return counts
 
-    @abc.abstractmethod
     async def label_sums(
         self,
         *,
@@ -261,10 +359,14 @@ class Repository(abc.ABC):
     ) -> list[tuple[str, int, int, int]]:
         """``(label, sides, dice, sum of faces)`` per die label for the scope asked (random dice
         only), for statistics per roll category."""
+        query, params = sql.label_sums(guild_id, channel_id, game_id, user_id)
+        rows = await self._fetch(query, params)
+        return [(str(label), int(sides), int(n), int(total)) for label, sides, n, total in rows]
 
-    @abc.abstractmethod
     async def revealed_seeds(self, game_id: int) -> list[tuple[int, str, bytes | None]]:
         """``(epoch, commitment, revealed seed or None)`` of every epoch of the game."""
+        rows = await self._fetch(sql.SEEDS, (game_id,))
+        return [(int(e), str(c), bytes(r) if r is not None else None) for e, c, r in rows]
 
     # --- writes --------------------------------------------------------------------------
 
@@ -281,13 +383,17 @@ class Repository(abc.ABC):
         """
         yield
 
-    @abc.abstractmethod
     async def create_game(self, game: GameRow, genesis: StoredEntry) -> int:
         """Insert a game, its first seed epoch and its genesis entry in one transaction.
 
         :returns: the new game's row id.
         :raises Duplicate: the channel has an active game, or the interaction id was stored.
         """
+        async with self._transaction() as tx:
+            game_id = await tx.insert(sql.INSERT_GAME, game_parameters(game))
+            await tx.execute(sql.INSERT_SEED, (game_id, game.epoch, game.commitment, None))
+            await tx.execute(sql.INSERT_ENTRY, entry_parameters(genesis, game_id))
+        return game_id
 
     @abc.abstractmethod
     async def append(self, change: Append, expected_head: int) -> None:
@@ -300,7 +406,6 @@ class Repository(abc.ABC):
 
 
 __all__ = [
-    "GAME_COLUMNS",
     "Append",
     "Duplicate",
     "GameRow",
@@ -308,9 +413,15 @@ __all__ = [
     "StorageConflict",
     "StorageUnavailable",
     "StoredEntry",
+    "Transaction",
     "canonical",
     "describe",
+    "entry_parameters",
     "game_from_row",
+    "game_parameters",
     "is_database_url",
+    "migrate",
+    "move_parameters",
     "roll_rows",
+    "seed_statements",
 ]

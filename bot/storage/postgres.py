@@ -1,10 +1,13 @@
 """The PostgreSQL engine of the storage, through asyncpg: the same statements and migrations as
 SQLite (:mod:`bot.storage.sql`), for several processes sharing one database.
 
-Each write is one transaction on a connection of a small pool. An append first moves the game
-row's log head (``UPDATE games … WHERE id = ? AND head_seq = ?``): the row stays locked until the
-commit, so a second writer of the same game — another bot process, a console, an overlapping
-restart — waits, then finds the head moved and matches no row; it is refused with
+Reads and game creation are the interface's (:class:`~bot.storage.base.Repository`), on this
+engine's two primitives: a read on a connection of a small pool, a transaction on one. An append
+is one statement (:data:`~bot.storage.sql.APPEND_POSTGRES`: one round trip, its own transaction)
+that first moves the game row's log head (``UPDATE games … WHERE id = $11 AND head_seq = $12``)
+and writes the entry, the dice and the seeds only from the row it moved: the row stays locked
+until the commit, so a second writer of the same game — another bot process, a console, an
+overlapping restart — waits, then finds the head moved and matches no row; it is refused with
 :class:`~bot.storage.base.StorageConflict` having written nothing, and the game service reloads
 the game and decides again. PostgreSQL commits concurrent transactions together by itself, so no
 group commit is done here.
@@ -15,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from typing import Any, ClassVar
 
 import asyncpg
@@ -24,20 +27,13 @@ from bot.storage import sql
 from bot.storage.base import (
     Append,
     Duplicate,
-    GameRow,
     Repository,
     StorageConflict,
     StorageUnavailable,
-    StoredEntry,
+    Transaction,
     describe,
-    game_from_row,
-    roll_rows,
-)
-from bot.storage.repository import (
-    entry_parameters,
-    game_parameters,
+    migrate,
     move_parameters,
-    seed_statements,
 )
 
 POOL_SIZE = 8
@@ -73,16 +69,15 @@ class PostgresRepository(Repository):
         """
         url = str(target)
         try:
-            pool = await asyncpg.create_pool(
-                url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_TIMEOUT
-            )
+            pool = await create_pool(url)
         except _ERRORS as exc:
             raise StorageUnavailable(
                 f"Cannot open the PostgreSQL database {describe(url)}: {_reason(exc)}."
             ) from exc
-        try:
-            async with pool.acquire() as connection:
-                await _migrate(connection)
+        try:  # under an advisory lock: processes starting at once on a new database migrate once
+            async with pool.acquire() as connection, _begin(connection) as tx:
+                await tx.execute(sql.LOCK_MIGRATIONS, (sql.MIGRATION_LOCK,))
+                await migrate(tx, "postgresql")
         except _ERRORS as exc:
             await pool.close()
             raise StorageUnavailable(
@@ -108,114 +103,26 @@ class PostgresRepository(Repository):
         """Wait for the writes in flight, then close the pool."""
         await self._pool.close()
 
-    async def schema_version(self) -> int:
-        """The applied migration number."""
-        return int(await self._db().fetchval(sql.SCHEMA_VERSION))
+    # --- the primitives --------------------------------------------------------------------
 
-    # --- reads ---------------------------------------------------------------------------
+    async def _fetch(self, query: str, params: Sequence[Any] = ()) -> Sequence[Sequence[Any]]:
+        """The rows of one read (in a :meth:`hold` block, on the held transaction)."""
+        rows: list[asyncpg.Record] = await self._db().fetch(_q(query), *params)
+        return rows
 
-    async def _one_game(self, query: str, *params: Any) -> GameRow | None:
-        row = await self._db().fetchrow(_q(query), *params)
-        return game_from_row(row) if row is not None else None
-
-    async def active_game(self, guild_id: int, channel_id: int) -> GameRow | None:
-        """The channel's active game, if any."""
-        return await self._one_game(sql.ACTIVE_GAME, guild_id, channel_id)
-
-    async def latest_game(self, guild_id: int, channel_id: int) -> GameRow | None:
-        """The channel's most recent game, active or ended."""
-        return await self._one_game(sql.LATEST_GAME, guild_id, channel_id)
-
-    async def pending_declarations(self) -> list[GameRow]:
-        """Active games with a declaration waiting for its beacon round (bot/dice/beacon)."""
-        rows = await self._db().fetch(_q(sql.PENDING_CANDIDATES))
-        return [game for game in map(game_from_row, rows) if game.table.get("pending") is not None]
-
-    async def games_in_guild(self, guild_id: int) -> list[GameRow]:
-        """Every game of the server, active and ended, oldest first."""
-        rows = await self._db().fetch(_q(sql.GUILD_GAMES), guild_id)
-        return [game_from_row(row) for row in rows]
-
-    async def game(self, game_id: int) -> GameRow | None:
-        """A game by its row id."""
-        return await self._one_game(sql.GAME_BY_ID, game_id)
-
-    async def entry_by_interaction(self, interaction_id: str) -> StoredEntry | None:
-        """The entry an interaction produced, if it was seen before."""
-        row = await self._db().fetchrow(_q(sql.ENTRY_BY_INTERACTION), interaction_id)
-        return StoredEntry(*row) if row is not None else None
-
-    async def entries(
-        self, game_id: int, *, after: int = 0, upto: int | None = None
-    ) -> list[StoredEntry]:
-        """The game's entries with ``after < seq <= upto``, in order."""
-        rows = await self._db().fetch(
-            _q(sql.ENTRIES), game_id, after, upto if upto is not None else 2**62
-        )
-        return [StoredEntry(*row) for row in rows]
-
-    async def last_entries(self, game_id: int, count: int) -> list[StoredEntry]:
-        """The game's last ``count`` entries, oldest first."""
-        rows = await self._db().fetch(_q(sql.LAST_ENTRIES), game_id, count)
-        return [StoredEntry(*row) for row in reversed(rows)]
-
-    async def face_counts(
-        self,
-        *,
-        guild_id: int,
-        channel_id: int | None = None,
-        game_id: int | None = None,
-        user_id: int | None = None,
-        category: str | None = None,
-    ) -> dict[int, dict[int, int]]:
-        """Counts of faces per die size: ``{sides: {face: count}}`` for the scope asked; with
-        ``category``, only dice whose label starts with it and a space."""
-        query, params = sql.face_counts(guild_id, channel_id, game_id, user_id, category)
-        counts: dict[int, dict[int, int]] = {}
-        for sides, face, count in await self._db().fetch(_q(query), *params):
-            counts.setdefault(int(sides), {})[int(face)] = int(count)
-        return counts
-
-    async def label_sums(
-        self,
-        *,
-        guild_id: int,
-        channel_id: int | None = None,
-        game_id: int | None = None,
-        user_id: int | None = None,
-    ) -> list[tuple[str, int, int, int]]:
-        """``(label, sides, dice, sum of faces)`` per die label for the scope asked."""
-        query, params = sql.label_sums(guild_id, channel_id, game_id, user_id)
-        rows = await self._db().fetch(_q(query), *params)
-        return [(str(label), int(sides), int(n), int(total)) for label, sides, n, total in rows]
-
-    async def revealed_seeds(self, game_id: int) -> list[tuple[int, str, bytes | None]]:
-        """``(epoch, commitment, revealed seed or None)`` of every epoch of the game."""
-        rows = await self._db().fetch(_q(sql.SEEDS), game_id)
-        return [(int(e), str(c), bytes(r) if r is not None else None) for e, c, r in rows]
+    @contextlib.asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[Transaction]:
+        """One write transaction on a connection of the pool (in a :meth:`hold` block, a
+        savepoint of the held transaction, committed with it)."""
+        held = self._held()
+        if held is not None:
+            async with _begin(held) as tx:
+                yield tx
+            return
+        async with self._pool.acquire() as connection, _begin(connection) as tx:
+            yield tx
 
     # --- writes --------------------------------------------------------------------------
-
-    async def create_game(self, game: GameRow, genesis: StoredEntry) -> int:
-        """Insert a game, its first seed epoch and its genesis entry in one transaction.
-
-        :returns: the new game's row id.
-        :raises Duplicate: the channel has an active game, or the interaction id was stored.
-        """
-        try:
-            async with self._pool.acquire() as connection, connection.transaction():
-                game_id = int(
-                    await connection.fetchval(
-                        _q(sql.INSERT_GAME) + " RETURNING id", *game_parameters(game)
-                    )
-                )
-                await connection.execute(
-                    _q(sql.INSERT_SEED), game_id, game.epoch, game.commitment, None
-                )
-                await connection.execute(_q(sql.INSERT_ENTRY), *entry_parameters(genesis, game_id))
-        except asyncpg.UniqueViolationError as exc:
-            raise Duplicate(str(exc)) from exc
-        return game_id
 
     @contextlib.asynccontextmanager
     async def hold(self, guild_id: int, channel_id: int) -> AsyncIterator[None]:
@@ -232,59 +139,96 @@ class PostgresRepository(Repository):
                 _HELD.reset(token)
 
     async def append(self, change: Append, expected_head: int) -> None:
-        """Append one entry and write the game row after it, durably, in one transaction
-        (inside a :meth:`hold` block: a savepoint of the held transaction, committed with it).
+        """Append one entry and write the game row after it, durably, in one transaction: one
+        statement, so one round trip to the server (:data:`bot.storage.sql.APPEND_POSTGRES`).
+        Inside a :meth:`hold` block it runs in a savepoint of the held transaction, committed
+        with it.
 
         :raises StorageConflict: the game's head is no longer ``expected_head``.
-        :raises Duplicate: the interaction id was stored before.
+        :raises Duplicate: the interaction id (or a die's number) was stored before.
         """
+        parameters = append_parameters(change, expected_head)
         try:
             held = self._held()
             if held is not None:
                 async with held.transaction():
-                    await _append(held, change, expected_head)
-                return
-            async with self._pool.acquire() as connection, connection.transaction():
-                await _append(connection, change, expected_head)
+                    moved = await held.fetchval(sql.APPEND_POSTGRES, *parameters)
+            else:
+                moved = await self._pool.fetchval(sql.APPEND_POSTGRES, *parameters)
         except asyncpg.UniqueViolationError as exc:
             raise Duplicate(str(exc)) from exc
+        if moved != 1:
+            raise StorageConflict("a game moved past its expected log head under a writer")
 
 
-async def _append(connection: asyncpg.Connection, change: Append, expected_head: int) -> None:
-    """The statements of one append, in the caller's transaction: the game row first."""
-    status = await connection.execute(
-        _q(sql.MOVE_GAME), *move_parameters(change.game, expected_head)
-    )
-    if status != "UPDATE 1":
-        raise StorageConflict("a game moved past its expected log head under a writer")
-    await connection.execute(_q(sql.INSERT_ENTRY), *entry_parameters(change.entry, change.game.id))
-    rolls = roll_rows(change.game, change.user_id, change.dice)
-    if rolls:
-        await connection.executemany(_q(sql.INSERT_ROLL), rolls)
-    for statement, parameters in seed_statements(change):
-        await connection.execute(_q(statement), *parameters)
+async def create_pool(url: str, **options: Any) -> asyncpg.Pool:
+    """The pool of connections a repository uses (``options``: more of asyncpg's, such as
+    ``init``).
+
+    A connection going back to the pool is not sent asyncpg's reset query (``RESET ALL``,
+    ``UNLISTEN *``, ``CLOSE ALL``, ``pg_advisory_unlock_all()``: one more round trip after every
+    read and every append): the storage leaves no session state behind — no ``SET``, no
+    ``LISTEN``, no cursor, and its advisory lock is a transaction's. A transaction left open is
+    still rolled back by asyncpg before the connection is reused.
+    """
+    return await asyncpg.create_pool(
+        url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_TIMEOUT, reset=_keep_session,
+        **options,
+    )  # fmt: skip
 
 
-async def _migrate(connection: asyncpg.Connection) -> int:
-    """Apply the pending migrations in one transaction holding an advisory lock: processes
-    starting at once on a new database migrate it once, and the version table holds one row."""
-    async with connection.transaction():
-        await connection.execute("SELECT pg_advisory_xact_lock($1)", sql.MIGRATION_LOCK)
-        await connection.execute(
-            "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)"
-        )
-        found = await connection.fetchval(sql.SCHEMA_VERSION)
-        if found is None:
-            await connection.execute("INSERT INTO schema_version (version) VALUES (0)")
-        current = int(found or 0)
-        for number, statements in sql.migrations("postgresql"):
-            if number <= current:
-                continue
-            for statement in statements:
-                await connection.execute(statement)
-            await connection.execute("UPDATE schema_version SET version = $1", number)
-            current = number
-    return current
+async def _keep_session(connection: asyncpg.Connection) -> None:
+    """Nothing to reset (see :func:`create_pool`)."""
+
+
+def append_parameters(change: Append, expected_head: int) -> tuple[Any, ...]:
+    """The parameters of :data:`bot.storage.sql.APPEND_POSTGRES`: the game row's
+    (:func:`~bot.storage.base.move_parameters`), the entry's, the dice as one array per column,
+    the seed revealed and the epoch committed (None when there is none)."""
+    entry, dice = change.entry, list(change.dice)
+    revealed_epoch, revealed_seed = change.reveal if change.reveal is not None else (None, None)
+    new_epoch, commitment = change.new_epoch if change.new_epoch is not None else (None, None)
+    return (
+        *move_parameters(change.game, expected_head),
+        entry.seq, entry.interaction_id, entry.kind, entry.body, entry.hash,
+        change.user_id, [d.seq for d in dice], [d.sides for d in dice], [d.face for d in dice],
+        [d.label for d in dice], [int(d.scripted) for d in dice],
+        revealed_seed, revealed_epoch, new_epoch, commitment,
+    )  # fmt: skip
+
+
+class _PostgresTransaction:
+    """A :class:`~bot.storage.base.Transaction` on an asyncpg connection (``?`` placeholders
+    numbered for it)."""
+
+    def __init__(self, connection: asyncpg.Connection) -> None:
+        self.connection = connection
+
+    async def execute(self, query: str, params: Sequence[Any] = ()) -> int:
+        if params:
+            status: str = await self.connection.execute(_q(query), *params)
+        else:
+            status = await self.connection.execute(query)
+        count = status.rsplit(" ", 1)[-1]
+        return int(count) if count.isdigit() else 0
+
+    async def insert(self, query: str, params: Sequence[Any]) -> int:
+        return int(await self.connection.fetchval(_q(query) + " RETURNING id", *params))
+
+    async def fetch(self, query: str, params: Sequence[Any] = ()) -> Sequence[Sequence[Any]]:
+        rows: list[asyncpg.Record] = await self.connection.fetch(_q(query), *params)
+        return rows
+
+
+@contextlib.asynccontextmanager
+async def _begin(connection: asyncpg.Connection) -> AsyncIterator[Transaction]:
+    """A transaction (or a savepoint, in one already open) on ``connection``, rolled back if the
+    block raises; a unique key refusing a write is :class:`~bot.storage.base.Duplicate`."""
+    try:
+        async with connection.transaction():
+            yield _PostgresTransaction(connection)
+    except asyncpg.UniqueViolationError as exc:
+        raise Duplicate(str(exc)) from exc
 
 
 def _reason(exc: BaseException) -> str:

@@ -10,6 +10,11 @@ not busy) is committed directly on the event loop's thread, on a connection of i
 spares two thread hand-overs. Reads go through another connection and only ever see committed
 data.
 
+The reads and game creation are the interface's (:class:`~bot.storage.base.Repository`), on this
+engine's two primitives (a read on the reader connection, a ``BEGIN IMMEDIATE`` transaction on the
+writer under the write lock); the append is this engine's own, for the group commit and the lone
+append on the loop's thread.
+
 The hot path never scans the log: the game row holds the log head (sequence number and hash), the
 next die's sequence number, the seed epoch and the state snapshot, updated in the same transaction
 as the appended entry.
@@ -18,7 +23,9 @@ as the appended entry.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -28,14 +35,15 @@ from bot.storage import sql
 from bot.storage.base import (
     Append,
     Duplicate,
-    GameRow,
     Repository,
     StorageConflict,
     StorageUnavailable,
-    StoredEntry,
-    canonical,
-    game_from_row,
+    Transaction,
+    entry_parameters,
+    migrate,
+    move_parameters,
     roll_rows,
+    seed_statements,
 )
 
 _PRAGMAS = (
@@ -90,7 +98,8 @@ class SQLiteRepository(Repository):
             opened.append(writer)
             for pragma in _PRAGMAS:
                 await writer.execute(pragma)
-            await _migrate(writer)
+            async with _begin(writer) as tx:  # processes opening a new file migrate it once
+                await migrate(tx, "sqlite")
             reader = await aiosqlite.connect(path, isolation_level=None)
             opened.append(reader)
             for pragma in _PRAGMAS[1:]:
@@ -114,120 +123,19 @@ class SQLiteRepository(Repository):
         await self._reader.close()
         await self._writer.close()
 
-    async def schema_version(self) -> int:
-        """The applied migration number."""
-        rows = await self._reader.execute_fetchall(sql.SCHEMA_VERSION)
-        return int(next(iter(rows))[0])
+    # --- the primitives --------------------------------------------------------------------
 
-    # --- reads ---------------------------------------------------------------------------
+    async def _fetch(self, query: str, params: Sequence[Any] = ()) -> Sequence[Sequence[Any]]:
+        """The rows of one read, on the reader connection (committed data only)."""
+        return list(await self._reader.execute_fetchall(query, params))
 
-    async def _one_game(self, query: str, params: tuple[Any, ...]) -> GameRow | None:
-        rows = list(await self._reader.execute_fetchall(query, params))
-        return game_from_row(rows[0]) if rows else None
-
-    async def active_game(self, guild_id: int, channel_id: int) -> GameRow | None:
-        """The channel's active game, if any."""
-        return await self._one_game(sql.ACTIVE_GAME, (guild_id, channel_id))
-
-    async def latest_game(self, guild_id: int, channel_id: int) -> GameRow | None:
-        """The channel's most recent game, active or ended."""
-        return await self._one_game(sql.LATEST_GAME, (guild_id, channel_id))
-
-    async def pending_declarations(self) -> list[GameRow]:
-        """Active games with a declaration waiting for its beacon round (bot/dice/beacon)."""
-        rows = await self._reader.execute_fetchall(sql.PENDING_CANDIDATES)
-        return [game for game in map(game_from_row, rows) if game.table.get("pending") is not None]
-
-    async def games_in_guild(self, guild_id: int) -> list[GameRow]:
-        """Every game of the server, active and ended, oldest first."""
-        rows = await self._reader.execute_fetchall(sql.GUILD_GAMES, (guild_id,))
-        return [game_from_row(row) for row in rows]
-
-    async def game(self, game_id: int) -> GameRow | None:
-        """A game by its row id."""
-        return await self._one_game(sql.GAME_BY_ID, (game_id,))
-
-    async def entry_by_interaction(self, interaction_id: str) -> StoredEntry | None:
-        """The entry an interaction produced, if it was seen before."""
-        rows = list(
-            await self._reader.execute_fetchall(sql.ENTRY_BY_INTERACTION, (interaction_id,))
-        )
-        return StoredEntry(*rows[0]) if rows else None
-
-    async def entries(
-        self, game_id: int, *, after: int = 0, upto: int | None = None
-    ) -> list[StoredEntry]:
-        """The game's entries with ``after < seq <= upto``, in order."""
-        rows = await self._reader.execute_fetchall(
-            sql.ENTRIES, (game_id, after, upto if upto is not None else 2**62)
-        )
-        return [StoredEntry(*row) for row in rows]
-
-    async def last_entries(self, game_id: int, count: int) -> list[StoredEntry]:
-        """The game's last ``count`` entries, oldest first."""
-        rows = list(await self._reader.execute_fetchall(sql.LAST_ENTRIES, (game_id, count)))
-        return [StoredEntry(*row) for row in reversed(rows)]
-
-    async def face_counts(
-        self,
-        *,
-        guild_id: int,
-        channel_id: int | None = None,
-        game_id: int | None = None,
-        user_id: int | None = None,
-        category: str | None = None,
-    ) -> dict[int, dict[int, int]]:
-        """Counts of faces per die size: ``{sides: {face: count}}`` for the scope asked; with
-        ``category``, only dice whose label starts with it and a space."""
-        query, params = sql.face_counts(guild_id, channel_id, game_id, user_id, category)
-        counts: dict[int, dict[int, int]] = {}
-        for sides, face, count in await self._reader.execute_fetchall(query, params):
-            counts.setdefault(int(sides), {})[int(face)] = int(count)
-        return counts
-
-    async def label_sums(
-        self,
-        *,
-        guild_id: int,
-        channel_id: int | None = None,
-        game_id: int | None = None,
-        user_id: int | None = None,
-    ) -> list[tuple[str, int, int, int]]:
-        """``(label, sides, dice, sum of faces)`` per die label for the scope asked."""
-        query, params = sql.label_sums(guild_id, channel_id, game_id, user_id)
-        rows = await self._reader.execute_fetchall(query, params)
-        return [(str(label), int(sides), int(n), int(total)) for label, sides, n, total in rows]
-
-    async def revealed_seeds(self, game_id: int) -> list[tuple[int, str, bytes | None]]:
-        """``(epoch, commitment, revealed seed or None)`` of every epoch of the game."""
-        rows = await self._reader.execute_fetchall(sql.SEEDS, (game_id,))
-        return [(int(e), str(c), bytes(r) if r is not None else None) for e, c, r in rows]
+    @contextlib.asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[Transaction]:
+        """One write transaction on the writer connection, under the write lock."""
+        async with self._write_lock, _begin(self._writer) as tx:
+            yield tx
 
     # --- writes --------------------------------------------------------------------------
-
-    async def create_game(self, game: GameRow, genesis: StoredEntry) -> int:
-        """Insert a game, its first seed epoch and its genesis entry in one transaction.
-
-        :returns: the new game's row id.
-        :raises Duplicate: the channel has an active game, or the interaction id was stored.
-        """
-        async with self._write_lock:
-            db = self._writer
-            await db.execute("BEGIN IMMEDIATE")
-            try:
-                cursor = await db.execute(sql.INSERT_GAME, game_parameters(game))
-                game_id = cursor.lastrowid
-                assert game_id is not None
-                await db.execute(sql.INSERT_SEED, (game_id, game.epoch, game.commitment, None))
-                await db.execute(sql.INSERT_ENTRY, entry_parameters(genesis, game_id))
-                await db.execute("COMMIT")
-            except sqlite3.IntegrityError as exc:
-                await db.execute("ROLLBACK")
-                raise Duplicate(str(exc)) from exc
-            except BaseException:
-                await db.execute("ROLLBACK")
-                raise
-            return int(game_id)
 
     async def append(self, change: Append, expected_head: int) -> None:
         """Append one entry and write the game row after it, durably, in one transaction.
@@ -286,51 +194,15 @@ class SQLiteRepository(Repository):
         seeds = [seed for c, _, _ in batch for seed in seed_statements(c)]
         games = [move_parameters(c.game, head) for c, head, _ in batch]
         if len(batch) == 1 and self._direct is not None:
-            _transaction(self._direct, entries, rolls, seeds, games)
+            _append_transaction(self._direct, entries, rolls, seeds, games)
             return
         # aiosqlite's own hand-over to its thread (untyped): the whole transaction in one call
         await self._writer._execute(  # type: ignore[no-untyped-call]
-            _transaction, self._writer._conn, entries, rolls, seeds, games
+            _append_transaction, self._writer._conn, entries, rolls, seeds, games
         )
 
 
-def game_parameters(game: GameRow) -> tuple[Any, ...]:
-    """The parameters of :data:`bot.storage.sql.INSERT_GAME`."""
-    return (
-        game.public_id, game.guild_id, game.channel_id, game.parent_id, game.system, game.title,
-        game.status, game.created_at, game.created_by, canonical(game.table), game.state_json,
-        game.head_seq, game.head_hash, game.next_die, game.epoch, game.seed, game.commitment,
-        game.players_mix,
-    )  # fmt: skip
-
-
-def entry_parameters(entry: StoredEntry, game_id: int) -> tuple[Any, ...]:
-    """The parameters of :data:`bot.storage.sql.INSERT_ENTRY`."""
-    return (game_id, entry.seq, entry.interaction_id, entry.kind, entry.body, entry.hash)
-
-
-def move_parameters(game: GameRow, expected_head: int) -> tuple[Any, ...]:
-    """The parameters of :data:`bot.storage.sql.MOVE_GAME`."""
-    return (
-        game.status, canonical(game.table), game.state_json, game.head_seq, game.head_hash,
-        game.next_die, game.epoch, game.seed, game.commitment, game.players_mix, game.id,
-        expected_head,
-    )  # fmt: skip
-
-
-def seed_statements(change: Append) -> list[tuple[str, tuple[Any, ...]]]:
-    """The seed reveal and new epoch an append writes, as ``(sql, parameters)``."""
-    out: list[tuple[str, tuple[Any, ...]]] = []
-    if change.reveal is not None:
-        out.append((sql.REVEAL_SEED, (change.reveal[1], change.game.id, change.reveal[0])))
-    if change.new_epoch is not None:
-        out.append(
-            (sql.INSERT_SEED, (change.game.id, change.new_epoch[0], change.new_epoch[1], None))
-        )
-    return out
-
-
-def _transaction(
+def _append_transaction(
     db: sqlite3.Connection,
     entries: list[tuple[Any, ...]],
     rolls: list[tuple[Any, ...]],
@@ -358,28 +230,39 @@ def _transaction(
         raise
 
 
-async def _migrate(db: aiosqlite.Connection) -> int:
-    """Apply the pending migrations under SQLite's write lock (``BEGIN IMMEDIATE``): processes
-    opening a new file at once migrate it once, and the version table holds one row."""
+class _SQLiteTransaction:
+    """A :class:`~bot.storage.base.Transaction` on an aiosqlite connection."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self.db = db
+
+    async def execute(self, query: str, params: Sequence[Any] = ()) -> int:
+        cursor = await self.db.execute(query, params)
+        return int(cursor.rowcount)
+
+    async def insert(self, query: str, params: Sequence[Any]) -> int:
+        cursor = await self.db.execute(query, params)
+        assert cursor.lastrowid is not None
+        return int(cursor.lastrowid)
+
+    async def fetch(self, query: str, params: Sequence[Any] = ()) -> Sequence[Sequence[Any]]:
+        return list(await self.db.execute_fetchall(query, params))
+
+
+@contextlib.asynccontextmanager
+async def _begin(db: aiosqlite.Connection) -> AsyncIterator[Transaction]:
+    """``BEGIN IMMEDIATE`` (SQLite's write lock, across processes) … ``COMMIT``, rolled back if
+    the block raises; a unique key refusing a write is :class:`~bot.storage.base.Duplicate`."""
     await db.execute("BEGIN IMMEDIATE")
     try:
-        await db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-        rows = list(await db.execute_fetchall(sql.SCHEMA_VERSION))
-        if not rows:
-            await db.execute("INSERT INTO schema_version (version) VALUES (0)")
-        current = int(rows[0][0]) if rows else 0
-        for number, statements in sql.migrations("sqlite"):
-            if number <= current:
-                continue
-            for statement in statements:
-                await db.execute(statement)
-            await db.execute("UPDATE schema_version SET version = ?", (number,))
-            current = number
+        yield _SQLiteTransaction(db)
         await db.execute("COMMIT")
+    except sqlite3.IntegrityError as exc:
+        await db.execute("ROLLBACK")
+        raise Duplicate(str(exc)) from exc
     except BaseException:
         await db.execute("ROLLBACK")
         raise
-    return current
 
 
 __all__ = ["SQLiteRepository"]

@@ -28,10 +28,16 @@ import sqlite3
 from importlib import resources
 from typing import Any
 
-from bot.storage.base import GAME_COLUMNS
-
 MIGRATION_LOCK = 0x5EFE_0017
 """The PostgreSQL advisory lock held while migrating: concurrent first starts migrate once."""
+LOCK_MIGRATIONS = "SELECT pg_advisory_xact_lock(?)"
+"""Takes :data:`MIGRATION_LOCK` until the transaction ends (PostgreSQL only)."""
+
+GAME_COLUMNS = (
+    "id, public_id, guild_id, channel_id, parent_id, system, title, status, created_at, "
+    "created_by, table_json, state_json, head_seq, head_hash, next_die, epoch, seed, commitment, "
+    "players_mix"
+)
 
 _ENTRY = "SELECT game_id, seq, interaction_id, kind, body, hash FROM entries "
 ACTIVE_GAME = (
@@ -55,6 +61,8 @@ ENTRIES = _ENTRY + "WHERE game_id = ? AND seq > ? AND seq <= ? ORDER BY seq"
 LAST_ENTRIES = _ENTRY + "WHERE game_id = ? ORDER BY seq DESC LIMIT ?"
 SEEDS = "SELECT epoch, commitment, revealed FROM seeds WHERE game_id = ? ORDER BY epoch"
 SCHEMA_VERSION = "SELECT version FROM schema_version"
+INSERT_SCHEMA_VERSION = "INSERT INTO schema_version (version) VALUES (?)"
+SET_SCHEMA_VERSION = "UPDATE schema_version SET version = ?"
 
 INSERT_GAME = (
     "INSERT INTO games (public_id, guild_id, channel_id, parent_id, system, "
@@ -81,6 +89,19 @@ transaction, this is the per-game serialisation (the row is locked until the com
 writer that read the same head matches no row)."""
 
 
+def _scope(
+    guild_id: int, channel_id: int | None, game_id: int | None, user_id: int | None
+) -> tuple[str, list[Any]]:
+    """The ``WHERE`` clause choosing a scope's random dice in ``rolls``, and its parameters."""
+    clause = "WHERE guild_id = ? AND scripted = 0"
+    params: list[Any] = [guild_id]
+    for column, value in (("channel_id", channel_id), ("game_id", game_id), ("user_id", user_id)):
+        if value is not None:
+            clause += f" AND {column} = ?"
+            params.append(value)
+    return clause, params
+
+
 def face_counts(
     guild_id: int,
     channel_id: int | None,
@@ -90,16 +111,11 @@ def face_counts(
 ) -> tuple[str, list[Any]]:
     """The query counting faces per die size in a scope, and its parameters; with ``category``,
     only dice whose label starts with it and a space (``IFT DR (colored)``)."""
-    sql = "SELECT sides, face, COUNT(*) FROM rolls WHERE guild_id = ? AND scripted = 0"
-    params: list[Any] = [guild_id]
-    for column, value in (("channel_id", channel_id), ("game_id", game_id), ("user_id", user_id)):
-        if value is not None:
-            sql += f" AND {column} = ?"
-            params.append(value)
+    where, params = _scope(guild_id, channel_id, game_id, user_id)
     if category is not None:
-        sql += " AND substr(label, 1, ?) = ?"
+        where += " AND substr(label, 1, ?) = ?"
         params += [len(category) + 1, category + " "]
-    return sql + " GROUP BY sides, face", params
+    return f"SELECT sides, face, COUNT(*) FROM rolls {where} GROUP BY sides, face", params
 
 
 def label_sums(
@@ -107,14 +123,42 @@ def label_sums(
 ) -> tuple[str, list[Any]]:
     """The query of ``(label, sides, dice, sum of faces)`` per die label in a scope (random dice
     only: statistics per roll category), and its parameters."""
-    sql = "SELECT label, sides, COUNT(*), SUM(face) FROM rolls WHERE guild_id = ? AND scripted = 0"
-    params: list[Any] = [guild_id]
-    for column, value in (("channel_id", channel_id), ("game_id", game_id), ("user_id", user_id)):
-        if value is not None:
-            sql += f" AND {column} = ?"
-            params.append(value)
-    return sql + " GROUP BY label, sides ORDER BY label", params
+    where, params = _scope(guild_id, channel_id, game_id, user_id)
+    query = f"SELECT label, sides, COUNT(*), SUM(face) FROM rolls {where} GROUP BY label, sides"
+    return query + " ORDER BY label", params
 
+
+APPEND_POSTGRES = """
+WITH moved AS (
+    UPDATE games SET status = $1, table_json = $2, state_json = $3, head_seq = $4,
+        head_hash = $5, next_die = $6, epoch = $7, seed = $8, commitment = $9, players_mix = $10
+    WHERE id = $11 AND head_seq = $12
+    RETURNING id, guild_id, channel_id
+), entry AS (
+    INSERT INTO entries (game_id, seq, interaction_id, kind, body, hash)
+    SELECT id, $13::bigint, $14::text, $15::text, $16::text, $17::text FROM moved
+), dice AS (
+    INSERT INTO rolls (game_id, seq, guild_id, channel_id, user_id, sides, face, label, scripted)
+    SELECT moved.id, d.seq, moved.guild_id, moved.channel_id, $18::bigint, d.sides, d.face,
+        d.label, d.scripted
+    FROM moved,
+        unnest($19::bigint[], $20::bigint[], $21::bigint[], $22::text[], $23::bigint[])
+        AS d (seq, sides, face, label, scripted)
+), revealed AS (
+    UPDATE seeds SET revealed = $24::bytea FROM moved
+    WHERE seeds.game_id = moved.id AND seeds.epoch = $25::bigint
+), committed AS (
+    INSERT INTO seeds (game_id, epoch, commitment, revealed)
+    SELECT id, $26::bigint, $27::text, NULL FROM moved WHERE $26::bigint IS NOT NULL
+)
+SELECT count(*) FROM moved
+"""
+"""One append as one statement (PostgreSQL only; one round trip, its own transaction): the
+game row's head moves only if it is still where the writer read it (:data:`MOVE_GAME`'s
+parameters first), and everything else is written only from that moved row — the entry, the
+dice (one array per column), the seed revealed and the epoch committed (both skipped when their
+parameters are null). It returns 1, or 0 when another writer moved the head first (nothing
+written). A unique key refusing the entry or a die fails the whole statement."""
 
 HOLD_GAME = (
     "SELECT id FROM games WHERE guild_id = ? AND channel_id = ? AND status = 'active' FOR UPDATE"
@@ -137,6 +181,12 @@ def postgres(sql: str) -> str:
     for number, part in enumerate(parts[1:], start=1):
         out.append(f"${number}{part}")
     return "".join(out)
+
+
+def schema_table(engine: str) -> str:
+    """The statement making the version table if it is missing, for ``engine``."""
+    statement = "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
+    return statement if engine == "sqlite" else to_postgres(statement)[0]
 
 
 def _sources() -> list[tuple[int, str]]:
@@ -220,27 +270,33 @@ def to_postgres(statement: str) -> list[str]:
 
 __all__ = [
     "ACTIVE_GAME",
+    "APPEND_POSTGRES",
     "ENTRIES",
     "ENTRY_BY_INTERACTION",
     "GAME_BY_ID",
+    "GAME_COLUMNS",
     "GUILD_GAMES",
     "HOLD_GAME",
     "INSERT_ENTRY",
     "INSERT_GAME",
     "INSERT_ROLL",
+    "INSERT_SCHEMA_VERSION",
     "INSERT_SEED",
     "LAST_ENTRIES",
     "LATEST_GAME",
+    "LOCK_MIGRATIONS",
     "MIGRATION_LOCK",
     "MOVE_GAME",
     "PENDING_CANDIDATES",
     "REVEAL_SEED",
     "SCHEMA_VERSION",
     "SEEDS",
+    "SET_SCHEMA_VERSION",
     "TABLES",
     "face_counts",
     "migrations",
     "postgres",
+    "schema_table",
     "split_statements",
     "to_postgres",
 ]

@@ -1,5 +1,6 @@
 """League play through a real `referee console`: /game result, /game list, and /game league's
-zip (the ASL Player Ratings CSV with its exact header, and each game's export, which verifies)."""
+zip (the ASL Player Ratings CSV with its exact header, and each game's export, which verifies) —
+on both engines (a real SQLite file, a real PostgreSQL server)."""
 
 from __future__ import annotations
 
@@ -19,19 +20,20 @@ HEADER = (
 )
 
 
-def play(tmp_path: Path, channel: str, lines: str) -> str:
+def play(database: Path | str, tmp_path: Path, channel: str, lines: str) -> str:
     run = referee(
-        "console", "-", "--db", str(tmp_path / "league.db"), "--channel", channel,
+        "console", "-", "--db", str(database), "--channel", channel,
         "--admin", "org", "--out", str(tmp_path), stdin=lines,
     )  # fmt: skip
     return run.stdout
 
 
 def test_results_are_logged_listed_and_exported_as_the_ratings_csv_with_each_game(
-    tmp_path: Path,
+    database: Path | str, tmp_path: Path
 ) -> None:
     assert ",".join(RATINGS_HEADER) == HEADER
     first = play(
+        database,
         tmp_path,
         "table-1",
         """\
@@ -48,6 +50,7 @@ def test_results_are_logged_listed_and_exported_as_the_ratings_csv_with_each_gam
     assert "line 5: " in first  # an unknown side: one sentence, nothing logged
     assert "line 6: Take a seat with /game seat before acting in this game." in first
     second = play(
+        database,
         tmp_path,
         "table-2",
         """\
@@ -58,12 +61,12 @@ def test_results_are_logged_listed_and_exported_as_the_ratings_csv_with_each_gam
 """,
     )
     assert "Result of AP99: a draw (Allied attacked)" in second
-    listing = play(tmp_path, "table-2", "@org /game list\n")
+    listing = play(database, tmp_path, "table-2", "@org /game list\n")
     assert "Active games in this server: 1" in listing
     assert "paul: <#" in listing and "Round 2 (asl, Axis)" in listing
-    refused = play(tmp_path, "table-2", "@paul /game league tournament:CASLO_18\n")
+    refused = play(database, tmp_path, "table-2", "@paul /game league tournament:CASLO_18\n")
     assert "Only a server administrator or referee" in refused
-    exported = play(tmp_path, "table-2", "@org /game league tournament:CASLO_18\n")
+    exported = play(database, tmp_path, "table-2", "@org /game league tournament:CASLO_18\n")
     assert "CASLO_18: 2 results" in exported
     with zipfile.ZipFile(tmp_path / "CASLO_18-results.zip") as archive:
         names = archive.namelist()

@@ -16,12 +16,12 @@ from collections import Counter, defaultdict
 import asyncpg
 import pytest
 
-from bot import game_commands as gc
-from bot.dice import DieRecord, FaceScript
+from bot.dice.game_dice import DieRecord, FaceScript
 from bot.models import Actor, DieView, Place
-from bot.service import GameService
+from bot.service.game_service import GameService
 from bot.storage import Append, Duplicate, Repository, StoredEntry
 from bot.storage.postgres import PostgresRepository, create_pool
+from bot.table import commands as gc
 from tests.bot.conftest import ADMIN, ALICE, BOB, HERE, start_game
 from tests.bot.toysystem import SYSTEM
 from tests.conftest import ENGINES

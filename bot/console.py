@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import re
 import sys
 import uuid
 from collections.abc import Iterable, Mapping
@@ -36,6 +37,24 @@ from rules_core.errors import RulesError
 from rules_core.system import GameSystem
 
 QUIT_WORDS = ("quit", "exit")
+WAIT_LINE = re.compile(r"#\s*wait:(?P<span>.*)$")
+WAIT_PART = re.compile(r"\s*(\d{1,7})\s*(d|h|min|s)\b")
+WAIT_UNITS = {"d": 86400, "h": 3600, "min": 60, "s": 1}
+"""``# wait: 2h 30min`` in a scripted run: the clock moves on by that much (d, h, min, s)."""
+
+
+def wait_seconds(span: str) -> int | None:
+    """The seconds of a ``# wait:`` line's span, or ``None`` if it is not one.
+
+    >>> wait_seconds(" 2h 30min"), wait_seconds("1 d 5 s"), wait_seconds("soon"), wait_seconds("")
+    (9000, 86405, None, None)
+    """
+    parts = WAIT_PART.findall(span)
+    if not parts or WAIT_PART.sub("", span).strip():
+        return None
+    return sum(int(count) * WAIT_UNITS[unit] for count, unit in parts)
+
+
 """A line that is one of these words (or ``/quit``, ``/exit``) ends the session."""
 
 log = logging.getLogger(__name__)
@@ -136,6 +155,10 @@ class Reproducible:
         """A game id derived from the current line."""
         return self._digest("scripted game").hex()[:32]
 
+    def wait(self, seconds: int) -> None:
+        """Move the scripted clock on (a ``# wait: 2h`` line)."""
+        self.ticks += seconds
+
     def clock(self) -> str:
         """The scripted clock: one second later at every reading."""
         moment = SCRIPTED_EPOCH + timedelta(seconds=self.ticks)
@@ -189,6 +212,16 @@ class Console:
 
     async def _run_line(self, number: int, line: str) -> None:
         text = line.strip()
+        wait = WAIT_LINE.match(text)
+        if wait is not None and self.reproducible is not None:
+            seconds = wait_seconds(wait["span"])
+            if seconds is None:
+                self._fail(
+                    number, line, "Write a wait as # wait: 2h 30min (d, h, min, s).", "BadCommand"
+                )
+            else:
+                self.reproducible.wait(seconds)
+            return
         if not text or text.startswith("#"):
             return
         if any("\udc80" <= char <= "\udcff" for char in text):

@@ -126,6 +126,8 @@ class GameService(TableWrites, NewGame, Rolls, Reads, League, StatsCommand):
             return await self._list(place)
         if isinstance(command, gc.GameLeague):
             return await self._league(place, actor, command)
+        if isinstance(command, gc.GameTimes):
+            return await self._times(place, actor, command)
         if isinstance(command, gc.GameLog):
             return await self._log(place, command.last, command.before)
         if isinstance(command, gc.GameExport):

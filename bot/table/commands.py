@@ -145,6 +145,17 @@ class GameLeague(_Command):
     tournament: str = Field(min_length=1, max_length=40, description="The tournament id")
 
 
+class GameTimes(_Command):
+    """Each seat's response times: how long its player takes to answer the other side."""
+
+    action: Literal["game.times"] = "game.times"
+    read_only: ClassVar[bool] = True
+    scope: Literal["game", "server"] = Field(
+        default="game",
+        description="game: this channel's game; server: every active game here (organisers)",
+    )
+
+
 class GameRotate(_Command):
     """Referee: reveal the current dice seed and commit a new one."""
 
@@ -241,6 +252,7 @@ TableCommand = Annotated[
     | GameResult
     | GameList
     | GameLeague
+    | GameTimes
     | GameRotate
     | GameVoid
     | GameConfirm
@@ -264,6 +276,7 @@ TABLE_COMMANDS: tuple[type[BaseModel], ...] = (
     GameResult,
     GameList,
     GameLeague,
+    GameTimes,
     GameRotate,
     GameVoid,
     GameConfirm,

@@ -1,4 +1,5 @@
-"""League play: /game list and /game league (the ASL Player Ratings upload CSV)."""
+"""League play: /game list, /game times (each seat's response times) and /game league (the ASL
+Player Ratings upload CSV, the response times, every game's export)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from bot.errors import NotAReferee
 from bot.log.export import export_game
 from bot.models import Actor, Place, Reply, ReplyFile
 from bot.service.proposals import Proposals
+from bot.stats.times import TIMES_HEADER, SeatTimes, response_times, seconds, times_line
 from bot.storage import GameRow
 from bot.table import commands as gc
 from rules_core.errors import InvalidInput
@@ -42,15 +44,36 @@ def ratings_row(game: GameRow, result: Mapping[str, Any], date: str) -> list[str
     return [*cells, date]
 
 
-def league_zip(rows: list[list[str]], exports: list[tuple[str, str]]) -> bytes:
-    """``results.csv`` (header and rows) and every game's export, in one zip with fixed times."""
+def times_rows(game: GameRow, result: Mapping[str, Any], times: list[SeatTimes]) -> list[list[str]]:
+    """One game's rows of ``response_times.csv``: one per seat and player, in whole seconds."""
+    return [
+        [
+            str(result["tournament"]), str(result["round"]), str(result["scenario"]),
+            game.public_id, seat.side, seat.player, str(seat.responses),
+            seconds(seat.median), seconds(seat.longest), seconds(seat.total),
+        ]
+        for seat in times
+    ]  # fmt: skip
+
+
+def _csv(header: tuple[str, ...], rows: list[list[str]]) -> str:
     text = io.StringIO()
     writer = csv.writer(text, lineterminator="\n")
-    writer.writerow(RATINGS_HEADER)
+    writer.writerow(header)
     writer.writerows(rows)
+    return text.getvalue()
+
+
+def league_zip(
+    rows: list[list[str]], exports: list[tuple[str, str]], times: list[list[str]] | None = None
+) -> bytes:
+    """``results.csv`` (header and rows), ``response_times.csv`` (one row per game and seat) and
+    every game's export, in one zip with fixed times."""
+    files = [("results.csv", _csv(RATINGS_HEADER, rows))]
+    files.append(("response_times.csv", _csv(TIMES_HEADER, times or [])))
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        for name, content in [("results.csv", text.getvalue()), *exports]:
+        for name, content in [*files, *exports]:
             info = zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, content.encode("utf-8"))
@@ -62,7 +85,7 @@ def _file_safe(text: str) -> str:
 
 
 class League(Proposals):
-    """/game list and /game league."""
+    """/game list, /game times and /game league."""
 
     async def _list(self, place: Place) -> Reply:
         """The server's active games by player: where each plays, what and which side."""
@@ -90,6 +113,7 @@ class League(Proposals):
             raise NotAReferee("Only a server administrator or referee exports a league's results.")
         tournament = command.tournament.strip()
         rows: list[list[str]] = []
+        times: list[list[str]] = []
         exports: list[tuple[str, str]] = []
         for game in await self.repo.games_in_guild(place.guild_id):
             result = game.table.get("result")
@@ -98,17 +122,63 @@ class League(Proposals):
             entries = await self.repo.entries(game.id)
             recorded = [e.data() for e in entries if e.kind == "game.result"][-1]
             rows.append(ratings_row(game, result, recorded["at"][:10]))
+            times += times_rows(game, result, response_times(e.data() for e in entries))
             exports.append((f"game-{game.public_id}.jsonl", await export_game(self.repo, game)))
         if not rows:
             raise InvalidInput(
                 f"No game of this server has a result recorded for {tournament!r} "
                 "(/game result tournament:…)."
             )
-        content = league_zip(rows, exports)
+        content = league_zip(rows, exports, times)
         return Reply(
             command="/game league",
-            title=f"{tournament}: {len(rows)} results and their games' exports",
+            title=f"{tournament}: {len(rows)} result{'' if len(rows) == 1 else 's'} "
+            "and their games' exports",
             scripted=self.script is not None,
             ephemeral=True,
             file=ReplyFile(filename=f"{_file_safe(tournament)}-results.zip", content=content),
+        )
+
+    async def _times(self, place: Place, actor: Actor, command: gc.GameTimes) -> Reply:
+        """Each seat's responses, median, longest and total wait: this channel's game, or every
+        active game of the server (server administrators and referees)."""
+        if command.scope == "server":
+            if not actor.is_admin:
+                raise NotAReferee(
+                    "Only a server administrator or referee sees the times of every game; "
+                    "/game times alone shows this channel's."
+                )
+            games = [
+                g for g in await self.repo.games_in_guild(place.guild_id) if g.status == "active"
+            ]
+            listed: list[tuple[str, str]] = []
+            for game in games:
+                times = response_times(e.data() for e in await self.repo.entries(game.id))
+                lines = [f"{t.player} ({t.side}): {times_line(t)}" for t in times] or ["no seats"]
+                listed.append((game.title, "\n".join([f"<#{game.channel_id}>", *lines])))
+            return Reply(
+                command="/game times",
+                title=f"Response times of the active games in this server: {len(games)}",
+                fields=tuple(listed) or (("Games", "no active game"),),
+                scripted=self.script is not None,
+                ephemeral=True,
+            )
+        row = await self._readable(place)
+        times = response_times(e.data() for e in await self.repo.entries(row.id))
+        fields = tuple((f"{t.player} ({t.side})", times_line(t)) for t in times)
+        return self._times_listing(row, fields or (("Seats", "nobody has taken a seat"),))
+
+    def _times_listing(self, row: GameRow, fields: tuple[tuple[str, str], ...]) -> Reply:
+        return Reply(
+            command="/game times",
+            title=f"{row.title}: response times",
+            game_title=row.title,
+            system=row.system,
+            game_id=row.public_id,
+            seq=row.head_seq,
+            fields=fields,
+            commitment=row.commitment,
+            epoch=row.epoch,
+            scripted=self.script is not None,
+            ephemeral=True,
         )

@@ -71,7 +71,8 @@ def test_results_are_logged_listed_and_exported_as_the_ratings_csv_with_each_gam
     with zipfile.ZipFile(tmp_path / "CASLO_18-results.zip") as archive:
         names = archive.namelist()
         table = archive.read("results.csv").decode("utf-8")
-        for name in names[1:]:
+        times = archive.read("response_times.csv").decode("utf-8")
+        for name in names[2:]:
             (tmp_path / name).write_bytes(archive.read(name))
     rows = list(csv.reader(io.StringIO(table)))
     assert table.splitlines()[0] == HEADER
@@ -84,7 +85,13 @@ def test_results_are_logged_listed_and_exported_as_the_ratings_csv_with_each_gam
         "CASLO_18", "2", "", "AP99", "paul", "defender", "axis", "draw",
         "jim", "attacker", "allies", "draw",
     ]  # fmt: skip
-    assert len(names) == 3 and all(n.startswith("game-") for n in names[1:])
-    for name in names[1:]:
+    assert names[:2] == ["results.csv", "response_times.csv"]
+    assert len(names) == 4 and all(n.startswith("game-") for n in names[2:])
+    seats = [row[3:6] for row in csv.reader(io.StringIO(times))]
+    assert seats[0] == ["game", "side", "player"]  # one row per game and seat, sides in order
+    assert [row[1:] for row in seats[1:]] == [
+        ["Axis", "paul"], ["Allied", "ron"], ["Axis", "paul"], ["Allied", "jim"],
+    ]  # fmt: skip
+    for name in names[2:]:
         verified = referee("verify", str(tmp_path / name))
         assert verified.returncode == 0, verified.stdout + verified.stderr

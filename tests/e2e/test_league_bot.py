@@ -28,7 +28,7 @@ from tests.fake_discord import FakeDiscord, Reply
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 TIMEOUT = 30.0
-CHANNELS = ("league-1", "league-2", "league-3", "batch-1")
+CHANNELS = ("league-1", "league-2", "league-3", "batch-1", "notice-2")
 HEADER = (
     "TOURNAMENT ID,ROUND NO.,LEAVE BLANK,SCENARIO ID,PLAYER 1 NAME,PLAYER 1 ATTACKER OR DEFENDER,"
     "PLAYER 1 ALLIES OR AXIS,PLAYER 1 RESULT,PLAYER 2 NAME,PLAYER 2 ATTACKER OR DEFENDER,"
@@ -152,7 +152,11 @@ async def test_results_are_listed_and_the_league_zip_arrives_with_the_csv_and_ex
         names = archive.namelist()
         table_text = archive.read("results.csv").decode("utf-8")
         exports = {name: archive.read(name) for name in names if name != "results.csv"}
-    assert names[0] == "results.csv" and len(exports) == 2
+    times = exports.pop("response_times.csv").decode("utf-8")
+    assert names[:2] == ["results.csv", "response_times.csv"] and len(exports) == 2
+    assert [row[4:6] for row in csv.reader(io.StringIO(times))][1:] == [
+        ["Axis", "alice"], ["Allied", "bob"], ["Axis", "bob"], ["Allied", "alice"],
+    ]  # fmt: skip
     assert table_text.splitlines()[0] == HEADER
     today = datetime.datetime.now(datetime.UTC).date()
     rows = sorted(list(csv.reader(io.StringIO(table_text)))[1:], key=lambda row: row[1])
@@ -228,3 +232,34 @@ async def test_a_batch_by_category_and_the_stats_of_one_player(
         f"IFT: 1 DR, mean {sum(alice_ift):.2f}",
         f"MC: 2 DR, mean {sum(faces(alice)) / 2:.2f}",
     ]
+    times = await answer(discord, ["game", "times"], user="bob", channel=channel)
+    assert times.ephemeral and times.embeds[0]["title"] == "Batches: response times"
+    seats = {f["name"]: f["value"] for f in times.embeds[0]["fields"]}
+    assert list(seats) == ["alice (Axis)", "bob (Allied)"]
+    assert re.fullmatch(
+        r"1 response · median (\d+) s · longest \1 s · waiting in all \1 s", seats["alice (Axis)"]
+    ), seats  # alice answered bob's batch within seconds; bob has not answered alice yet
+    assert seats["bob (Allied)"] == "0 responses"
+    server = await answer(
+        discord, ["game", "times"], {"scope": "server"}, user="bob", channel=channel
+    )
+    assert server.ephemeral and "Only a server administrator or referee" in server.content
+
+
+async def test_the_defensive_fire_phase_mentions_only_the_defenders_player(
+    table: tuple[FakeDiscord, BotProcess],
+) -> None:
+    """Regression: the DFPh's notice named the ATTACKER's player, who does not fire in it (A3)."""
+    discord, _ = table
+    channel = "notice-2"
+    await seated_game(discord, channel, "Final Fire", axis="alice", allied="bob")
+    phase = {"side": "Axis", "phase": "mph"}
+    moved = await answer(discord, ["asl", "phase"], phase, user="ref", channel=channel)
+    alice, bob = discord.people["alice"].id, discord.people["bob"].id
+    assert [str(u) for u in moved.data["allowed_mentions"]["users"]] == [alice]
+    final = await answer(discord, ["asl", "phase"], {}, user="alice", channel=channel)
+    assert final.content == (
+        f"<@{bob}>, the Allied player acts next: Defensive Fire Phase of Axis (Player Turn 1)"
+    ), final.data
+    assert [str(u) for u in final.data["allowed_mentions"]["users"]] == [bob]
+    assert final.data["allowed_mentions"]["parse"] == []

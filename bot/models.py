@@ -181,6 +181,21 @@ class Reply(BaseModel):
         return data
 
 
+IRREGULAR_VERBS = {"is": "are", "has": "have"}
+
+
+def with_verb(name: str, verb: str) -> str:
+    """``name`` and ``verb`` (third person) in agreement: "bob takes", but "you take" — the
+    console's own user is called you.
+
+    >>> with_verb("bob", "takes"), with_verb("you", "takes"), with_verb("You", "is")
+    ('bob takes', 'you take', 'You are')
+    """
+    if name.strip().lower() != "you":
+        return f"{name} {verb}"
+    return f"{name} {IRREGULAR_VERBS.get(verb, verb.removesuffix('s'))}"
+
+
 __all__ = [
     "Actor",
     "DieView",
@@ -191,4 +206,5 @@ __all__ = [
     "Reply",
     "ReplyFile",
     "UserRef",
+    "with_verb",
 ]

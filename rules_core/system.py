@@ -118,6 +118,12 @@ class GameSystem(ABC, Generic[S, A]):
         """The side whose Player Turn it is, if the system tracks it (``None`` otherwise)."""
         return None
 
+    def next_to_act(self, state: S) -> str | None:
+        """The side whose player must act next in the current phase — the one a turn notice
+        names. By default the side whose turn it is; a system where the other side acts in some
+        phase (ASL's Defensive Fire Phase) says so."""
+        return self.turn_side(state)
+
     def concerned_sides(self, state: S, action: A) -> frozenset[str]:
         """Every side ``action`` concerns, derived from its model (see the module docstring).
 

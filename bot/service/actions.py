@@ -170,14 +170,16 @@ class Actions(BeaconDeclarations):
     def _turn_notice(
         self, live: Live, actor: Actor, command: BaseModel, change: Change, reply: Reply
     ) -> Reply:
-        """After a phase change (an action that ``advances_turn``), name the player whose turn it
-        is now — the holder of the seat of ``GameSystem.turn_side`` — with the phase, unless the
-        game turned notices off (``/game notices on:false``) or that player made the change."""
+        """After a phase change (an action that ``advances_turn``), name the player who must act
+        next — the holder of the seat of ``GameSystem.next_to_act``: the side whose turn it is,
+        or the side that acts in this phase (ASL's DEFENDER in the Defensive Fire Phase) — with
+        the phase, unless the game turned notices off (``/game notices on:false``) or that
+        player made the change."""
         if not getattr(command, "advances_turn", False) or change.state is None:
             return reply
         if not live.row.table.get("notices", True):
             return reply
-        side = live.system.turn_side(change.state)
+        side = live.system.next_to_act(change.state)
         holder = live.row.table["seats"].get(side) if side else None
         if not side or not holder or holder["id"] == actor.user_id:
             return reply  # nobody to tell, or the one who changed the phase
@@ -185,9 +187,12 @@ class Actions(BeaconDeclarations):
             (line for line in live.system.summary(change.state) if line.startswith("Phase")), ""
         )
         detail = phase.split(":", 1)[1].strip() if ":" in phase else ""
-        notice = f"{holder['name']}, it is the {side} player's turn" + (
-            f": {detail}" if detail else ""
+        whose = (
+            f"it is the {side} player's turn"
+            if side == live.system.turn_side(change.state)
+            else f"the {side} player acts next"
         )
+        notice = f"{holder['name']}, {whose}" + (f": {detail}" if detail else "")
         mention = UserRef(id=holder["id"], name=holder["name"])
         return reply.model_copy(update={"notice": notice, "mention": mention})
 

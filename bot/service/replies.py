@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 from bot.dice.game_dice import FaceScript
-from bot.models import DieView, OddsLine, Reply
+from bot.models import DieView, OddsLine, Reply, with_verb
 from bot.service.change import Shown
 from bot.service.options import command_path
 from bot.storage import GameRow
@@ -137,9 +137,13 @@ class Replies:
             )
         titles: dict[str, Callable[[Mapping[str, Any]], str]] = {
             "game.new": lambda e: f"New {e['system']} game: {', '.join(e['sides'])}",
-            "game.seat": lambda e: f"{e['player']['name']} takes the {e['side']} seat",
-            "game.referee.add": lambda e: f"{e['user']['name']} is a referee",
-            "game.referee.remove": lambda e: f"{e['user']['name']} is no longer a referee",
+            "game.seat": lambda e: (
+                f"{with_verb(e['player']['name'], 'takes')} the {e['side']} seat"
+            ),
+            "game.referee.add": lambda e: f"{with_verb(e['user']['name'], 'is')} a referee",
+            "game.referee.remove": lambda e: (
+                f"{with_verb(e['user']['name'], 'is')} no longer a referee"
+            ),
             "game.seed": lambda e: f"{e['by']['name']} added a seed phrase",
             "game.rotate": lambda e: (
                 f"Dice seed of epoch {e['revealed_epoch']} revealed; "
@@ -153,7 +157,7 @@ class Replies:
                 + f" ({e['attacker']} attacked)"
             ),
             "game.propose": lambda e: (
-                f"{e['by']['name']} proposes {_proposal_text(e['command'])}; the "
+                f"{with_verb(e['by']['name'], 'proposes')} {_proposal_text(e['command'])}; the "
                 f"{' or '.join(e['needs'])} player confirms with /game confirm entry:{e['seq']}"
             ),
             "game.end": lambda e: "The game is over; the dice seed is revealed",

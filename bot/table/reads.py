@@ -37,7 +37,8 @@ def _summary(entry: Mapping[str, Any]) -> str:
     if kind == "roll":
         dice = " ".join(f"#{d['seq']}={d['face']}" for d in entry["dice"])
         category = f"{entry['category']} " if entry.get("category") else ""
-        return f"{who}: /roll {category}{entry['text']} [{dice}]"
+        reason = f" for {entry['reason']}" if entry.get("reason") else ""
+        return f"{who}: /roll {category}{entry['text']}{reason} [{dice}]"
     if kind == "game.void":
         return f"{who}: void entry {entry['entry']} ({entry['reason']})"
     if kind == "game.propose":

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.dice.game_dice import commitment, mix_phrase
 from bot.errors import NotAReferee, SeatTaken
-from bot.models import Actor, UserRef
+from bot.models import Actor, UserRef, with_verb
 from bot.service.change import Change, Live, copy_table
 from bot.service.permissions import side_named
 from bot.service.proposals import Proposals
@@ -25,7 +25,9 @@ class TableWrites(Proposals):
             raise NotAReferee("Only a referee may seat another player.")
         holder = row.table["seats"].get(side)
         if holder and holder["id"] != player.id and not referee:
-            raise SeatTaken(f"{holder['name']} holds the {side} seat; ask a referee to reseat it.")
+            raise SeatTaken(
+                f"The {side} seat is held by {holder['name']}; ask a referee to reseat it."
+            )
         table = copy_table(row.table)
         table["seats"][side] = player.model_dump()
         return Change(
@@ -38,7 +40,9 @@ class TableWrites(Proposals):
         row = live.row
         self._require_referee(row, actor, "name referees")
         if any(r["id"] == command.user.id for r in row.table["referees"]):
-            raise InvalidInput(f"{command.user.name} is already a referee of this game.")
+            raise InvalidInput(
+                f"{with_verb(command.user.name, 'is')} already a referee of this game."
+            )
         table = copy_table(row.table)
         table["referees"].append(command.user.model_dump())
         return Change(
@@ -49,7 +53,7 @@ class TableWrites(Proposals):
         row = live.row
         self._require_referee(row, actor, "remove referees")
         if not any(r["id"] == command.user.id for r in row.table["referees"]):
-            raise InvalidInput(f"{command.user.name} is not a referee of this game.")
+            raise InvalidInput(f"{with_verb(command.user.name, 'is')} not a referee of this game.")
         if len(row.table["referees"]) == 1:
             raise InvalidInput("A game keeps at least one referee; name another one first.")
         table = copy_table(row.table)

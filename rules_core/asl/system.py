@@ -234,6 +234,24 @@ class AslSystem(GameSystem[AslState, AslAction]):
         """The game's current forces as set-up commands (see :mod:`rules_core.asl.forces`)."""
         return asl_forces(state)
 
+    def next_to_act(self, state: AslState) -> str | None:
+        """The side that acts in the current phase (A3): the DEFENDER in the Defensive Fire
+        Phase, where only the DEFENDER fires (Final Fire); the ATTACKER in every other phase —
+        he rallies and routs first, fires in the PFPh and AFPh, moves in the MPh (the DEFENDER's
+        Defensive First Fire answers that movement) and his units start Close Combat.
+
+        >>> from rules_core.asl.examples import fb16_fire_group
+        >>> state = fb16_fire_group()
+        >>> final_fire = state.model_copy(update={"phase": "dfph"})
+        >>> SYSTEM.next_to_act(state), SYSTEM.next_to_act(final_fire)
+        ('Axis', 'Allied')
+        """
+        attacker = state.phase_side
+        if state.phase != "dfph" or attacker is None:
+            return attacker
+        others = [s.name for s in state.sides if s.name != attacker]
+        return others[0] if len(others) == 1 else attacker
+
     def summary(self, state: AslState) -> list[str]:
         """Lines for ``/game status``: levels (FB16.1), phase (A3), weapons (A9.7), broken units.
 

@@ -19,7 +19,9 @@ Quick reference (all awaited inside the test's event loop)::
         await discord.delete_message(message_id)     # as a moderator deletes it
 
 Option names are as Discord shows them (``replaced-by``); user options take a member's name
-(``owner``, ``ref``, ``alice``, ``bob``). Channels: ``general``, ``table-1``, ``game-thread``.
+(``owner``, ``ref``, ``alice``, ``bob``); an attachment option takes an ``UploadedFile(filename,
+data)``, which the fake serves at its CDN url (``discord.downloads`` lists what the bot fetched).
+Channels: ``general``, ``table-1``, ``game-thread``.
 """
 
 from __future__ import annotations

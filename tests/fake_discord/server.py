@@ -270,6 +270,10 @@ class FakeDiscord:
         """What the bot did to channel messages (create, edit, delete, pin, unpin), in order."""
         self.pins: dict[str, list[tuple[str, str]]] = {}
         """Pinned messages by channel id, newest first: ``(message id, pinned_at)``."""
+        self.attachments: dict[str, UploadedFile] = {}
+        """Files members attached to an option (``ATTACHMENT``), served at their CDN url by id."""
+        self.downloads: list[str] = []
+        """The id of every attachment the bot downloaded, in order."""
         self._interactions: dict[str, SentInteraction] = {}
         self._gateways: list[_Gateway] = []
         self._guild_sent = asyncio.Event()
@@ -281,6 +285,7 @@ class FakeDiscord:
     async def start(self) -> None:
         app = web.Application()
         app.router.add_get("/gateway", self._gateway)
+        app.router.add_get("/attachments/{id}/{filename}", self._attachment)
         app.router.add_route("*", "/api/v10/{path:.*}", self._rest)
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
         await self._runner.setup()
@@ -430,7 +435,30 @@ class FakeDiscord:
             member["permissions"] = str(person.permissions)
             resolved.setdefault("members", {})[person.id] = member
             return person.id
+        if kind == 11:  # ATTACHMENT: an UploadedFile, uploaded first, then named by its id
+            if not isinstance(value, UploadedFile):
+                raise AssertionError("an attachment option takes an UploadedFile")
+            attachment_id = p.snowflake()
+            self.attachments[attachment_id] = value
+            url = f"http://127.0.0.1:{self.port}/attachments/{attachment_id}/{value.filename}"
+            resolved.setdefault("attachments", {})[attachment_id] = {
+                "id": attachment_id,
+                "filename": value.filename,
+                "size": len(value.data),
+                "url": url,
+                "proxy_url": url,
+                "content_type": "text/plain; charset=utf-8",
+            }
+            return attachment_id
         return value
+
+    async def _attachment(self, request: web.Request) -> web.Response:
+        """The bytes of an attached file, as Discord's CDN serves them (no token needed)."""
+        found = self.attachments.get(request.match_info["id"])
+        if found is None or found.filename != request.match_info["filename"]:
+            return web.Response(status=404, text="404: Not Found")
+        self.downloads.append(request.match_info["id"])
+        return web.Response(body=found.data, content_type="text/plain")
 
     async def _send(
         self,

@@ -29,7 +29,7 @@ from bot.config import Settings
 from bot.dice.beacon.games import config_from_settings
 from bot.dice.game_dice import FaceScript
 from bot.errors import BadCommand, UserError
-from bot.models import Actor, Place, Reply, UserRef
+from bot.models import Actor, AttachedFile, Place, Reply, UserRef
 from bot.render.text import render_text
 from bot.service.game_service import GameService
 from bot.storage import Repository, describe
@@ -79,6 +79,18 @@ def console_user(name: str) -> UserRef:
     if not clean:
         raise BadCommand("Name a user, like @alice.")
     return UserRef(id=console_id(clean), name=clean)
+
+
+def console_file(path: str) -> AttachedFile:
+    """A local file named in an option (``/game setup file:scenario.txt``), read as Discord reads
+    an attachment: UTF-8, at most 64 KiB; a relative path is from the current directory."""
+    target = Path(path.strip()).expanduser()
+    try:
+        AttachedFile.check_size(target.name, target.stat().st_size)
+        data = target.read_bytes()
+    except OSError as exc:
+        raise BadCommand(f"Cannot read the file {path.strip()}: {exc.strerror}.") from None
+    return AttachedFile.from_bytes(target.name, data)
 
 
 def console_place(options: ConsoleOptions) -> Place:
@@ -253,7 +265,7 @@ class Console:
                 words=words,
                 options=values,
             )
-            reply = await execute(self.service, request, self.registry, console_user)
+            reply = await execute(self.service, request, self.registry, console_user, console_file)
         except (UserError, RulesError) as exc:
             self.failures += 1
             message = exc.user_message
@@ -280,8 +292,9 @@ class Console:
         print(render_text(reply), file=self.out)
         if reply.awaiting_round is not None and not reply.replayed:
             await self._resolution(number, line, reply)
+        shown = reply.file if reply.file_in_fields else None  # printed above: no file
         for written in (reply.file, *reply.attachments):
-            if written is None:
+            if written is None or written is shown:
                 continue
             target = self.options.export_dir / written.filename
             try:
@@ -491,6 +504,7 @@ __all__ = [
     "Console",
     "ConsoleOptions",
     "Reproducible",
+    "console_file",
     "console_id",
     "console_user",
     "run_console",

@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, model_validator
 
 from rules_core.dice import Roll
+from rules_core.errors import InvalidInput
 from rules_core.outcome import Fact, Step
 
 
@@ -106,6 +107,49 @@ class FaceStats(BaseModel):
     """False when some face is expected fewer than 5 times: the test is then not meaningful."""
 
 
+MAX_FILE_BYTES = 64 * 1024
+"""The largest file a command takes (a scenario of 500 set-up commands fits several times)."""
+
+
+class AttachedFile(BaseModel):
+    """A text file given with a command (``/game setup file:``): a Discord attachment the bot
+    downloaded, or a local file the console read; UTF-8, at most :data:`MAX_FILE_BYTES`.
+
+    >>> AttachedFile.from_bytes("s.txt", b"level side:Axis level:2").text
+    'level side:Axis level:2'
+    >>> AttachedFile.from_bytes("s.txt", bytes([255]))
+    Traceback (most recent call last):
+    ...
+    rules_core.errors.InvalidInput: s.txt is not UTF-8 text; save it as UTF-8 and attach it again.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    filename: str
+    text: str
+
+    @classmethod
+    def check_size(cls, filename: str, size: int) -> None:
+        """Refuse a file larger than :data:`MAX_FILE_BYTES` (before reading it)."""
+        if size > MAX_FILE_BYTES:
+            raise InvalidInput(
+                f"{filename} has {size} bytes; a file may have at most {MAX_FILE_BYTES} "
+                f"({MAX_FILE_BYTES // 1024} KiB)."
+            )
+
+    @classmethod
+    def from_bytes(cls, filename: str, data: bytes) -> AttachedFile:
+        """The file's text: refused if too large or not UTF-8 (nothing is done then)."""
+        cls.check_size(filename, len(data))
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise InvalidInput(
+                f"{filename} is not UTF-8 text; save it as UTF-8 and attach it again."
+            ) from None
+        return cls(filename=filename, text=text)
+
+
 class ReplyFile(BaseModel):
     """A file attached to a reply (the export)."""
 
@@ -159,6 +203,9 @@ class Reply(BaseModel):
     """True when an interaction seen before was answered from the log, rolling nothing."""
     preview: bool = False
     file: ReplyFile | None = None
+    file_in_fields: bool = False
+    """The file's text is also the reply's ``fields`` (``/game forces``): the console prints it
+    there and writes no file; Discord attaches the file."""
     notice: str | None = None
     """A turn notice: who must act next (Discord mentions ``mention``)."""
     mention: UserRef | None = None
@@ -197,7 +244,9 @@ def with_verb(name: str, verb: str) -> str:
 
 
 __all__ = [
+    "MAX_FILE_BYTES",
     "Actor",
+    "AttachedFile",
     "DieView",
     "FaceStats",
     "FollowUp",

@@ -93,8 +93,8 @@ def command_words(model: type[BaseModel]) -> str:
 def split_commands(text: str) -> list[tuple[str, str]]:
     """The commands of a scenario's text, each with where it is (``line 3``).
 
-    A ``;`` outside quotes separates commands on one line; blank lines and lines whose first
-    character (after spaces) is ``#`` are left out.
+    A ``;`` outside quotes separates commands on one line; blank lines, and lines or commands
+    whose first character (after spaces) is ``#``, are left out.
 
     >>> split_commands('unit add name:"A; B" side:Axis')
     [('line 1', 'unit add name:"A; B" side:Axis')]
@@ -105,7 +105,7 @@ def split_commands(text: str) -> list[tuple[str, str]]:
         if not stripped or stripped.startswith("#"):
             continue
         parts = [p.strip() for p in _split_outside_quotes(stripped)]
-        parts = [p for p in parts if p]
+        parts = [p for p in parts if p and not p.startswith("#")]
         for index, part in enumerate(parts, start=1):
             where = f"line {number}" if len(parts) == 1 else f"line {number}, command {index}"
             found.append((where, part))
@@ -172,6 +172,30 @@ def command_line(action: BaseModel) -> str:
             continue
         words.append(f"{name.replace('_', '-')}:{_value_text(value)}")
     return " ".join(words)
+
+
+def setup_text(data: Mapping[str, Any], limit: int = 3) -> str:
+    """A logged set-up (its JSON) as players read it: its first commands as lines, then how many
+    more (for a proposal waiting for confirmation).
+
+    >>> setup_text({"action": "game.setup", "actions": [
+    ...     {"action": "asl.unit.add", "name": "4-4-7 R", "side": "Allied", "kind": "squad"},
+    ...     {"action": "asl.level", "side": "Axis", "level": 2}]})
+    '/game setup unit add name:"4-4-7 R" side:Allied kind:squad; level side:Axis level:2'
+    """
+    actions = [a for a in data.get("actions", ()) if isinstance(a, Mapping)]
+    lines = []
+    for item in actions[:limit]:
+        words = " ".join(str(item.get("action", "")).split(".")[1:])
+        options = [
+            f"{key.replace('_', '-')}:{_value_text(value)}"
+            for key, value in item.items()
+            if key != "action"
+        ]
+        lines.append(" ".join([words, *options]))
+    more = len(actions) - limit
+    tail = f"; … and {more} more command{'s' if more > 1 else ''}" if more > 0 else ""
+    return "/game setup " + "; ".join(lines) + tail
 
 
 def write_scenario(system: GameSystem[Any, Any], state: BaseModel, title: str = "") -> str:
@@ -390,6 +414,7 @@ __all__ = [
     "scenario_commands",
     "setup_actions",
     "setup_sides",
+    "setup_text",
     "split_commands",
     "summary_facts",
     "write_scenario",

@@ -22,7 +22,7 @@ from bot.discord_ui.sync import tree_payload
 from rules_core.system import SYSTEM_NAMES, get_system
 
 # Discord's option types: https://discord.com/developers/docs/interactions/application-commands
-DISCORD_TYPES = {"string": 3, "names": 3, "integer": 4, "boolean": 5, "user": 6}
+DISCORD_TYPES = {"string": 3, "names": 3, "integer": 4, "boolean": 5, "user": 6, "file": 11}
 
 
 async def _handler(*args: Any) -> None:

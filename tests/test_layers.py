@@ -79,7 +79,10 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "service.game_service": frozenset(
         {"dice", "errors", "log", "models", "storage", "table", "service"}
     ),
-    "table": frozenset({"dice", "errors", "log", "models", "service", "stats", "storage", "web"}),
+    # /game setup reads a scenario's lines as the console reads commands (bot/commands)
+    "table": frozenset(
+        {"commands", "dice", "errors", "log", "models", "service", "stats", "storage", "web"}
+    ),
     "discord_ui": frozenset(
         {
             "commands",

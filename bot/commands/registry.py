@@ -14,12 +14,12 @@ from annotated_types import Ge, Gt, Le, Lt, MaxLen
 from pydantic import BaseModel, ValidationError
 
 from bot.errors import BadCommand
-from bot.models import Actor, Place, Reply, UserRef
+from bot.models import Actor, AttachedFile, Place, Reply, UserRef
 from bot.table.commands import TABLE_COMMANDS
 from rules_core.errors import InvalidInput, explain_validation_error
 from rules_core.system import GameSystem
 
-OptionType = Literal["string", "integer", "boolean", "names", "user"]
+OptionType = Literal["string", "integer", "boolean", "names", "user", "file"]
 PREVIEW_HELP = "Show the exact odds; roll and log nothing"
 
 
@@ -93,6 +93,8 @@ def _option(name: str, info: Any, choices_from: Mapping[str, tuple[str, ...]]) -
         kind = "integer"
     elif annotation is UserRef:
         kind = "user"
+    elif annotation is AttachedFile:
+        kind = "file"
     elif origin in (tuple, list):
         kind = "names"
     elif origin is Literal:
@@ -210,7 +212,12 @@ _TRUE = {"true", "yes", "on", "1", "y"}
 _FALSE = {"false", "no", "off", "0", "n"}
 
 
-def _convert(option: OptionSpec, value: Any, users: Callable[[str], UserRef]) -> Any:
+def _convert(
+    option: OptionSpec,
+    value: Any,
+    users: Callable[[str], UserRef],
+    files: Callable[[str], AttachedFile],
+) -> Any:
     if not isinstance(value, str):
         return value
     text = value.strip()
@@ -229,6 +236,8 @@ def _convert(option: OptionSpec, value: Any, users: Callable[[str], UserRef]) ->
         return tuple(part.strip() for part in text.split(",") if part.strip())
     if option.type == "user":
         return users(text)
+    if option.type == "file":
+        return files(text)
     return text
 
 
@@ -236,14 +245,16 @@ def build_action(
     spec: CommandSpec,
     values: Mapping[str, Any],
     users: Callable[[str], UserRef] | None = None,
+    files: Callable[[str], AttachedFile] | None = None,
 ) -> tuple[BaseModel, bool]:
     """The action model from option values, and whether ``preview`` was asked.
 
     Strings are converted by the option's type (booleans, whole numbers, comma-separated names,
-    ``@user``); typed values pass through. Unknown options and invalid values raise
-    :class:`~rules_core.errors.InvalidInput` before anything happens.
+    ``@user``, a file's name through ``files``); typed values pass through. Unknown options and
+    invalid values raise :class:`~rules_core.errors.InvalidInput` before anything happens.
     """
     resolve_user = users or _no_users
+    read_file = files or _no_files
     data: dict[str, Any] = {"action": spec.path}
     preview = False
     for raw_name, value in values.items():
@@ -253,7 +264,7 @@ def build_action(
             raise InvalidInput(
                 f"/{' '.join(spec.words)} has no option {raw_name!r}; its options: {known}."
             )
-        converted = _convert(option, value, resolve_user)
+        converted = _convert(option, value, resolve_user, read_file)
         if option.field == "preview" and spec.rolls_dice:
             preview = bool(converted)
             continue
@@ -266,6 +277,10 @@ def build_action(
 
 def _no_users(text: str) -> UserRef:
     raise InvalidInput(f"Cannot name the user {text!r} here.")
+
+
+def _no_files(text: str) -> AttachedFile:
+    raise InvalidInput(f"Cannot read the file {text!r} here; attach it to the command.")
 
 
 def parse_line(line: str) -> tuple[tuple[str, ...], dict[str, str]]:
@@ -313,10 +328,11 @@ async def execute(
     request: Request,
     registry: Registry,
     users: Callable[[str], UserRef] | None = None,
+    files: Callable[[str], AttachedFile] | None = None,
 ) -> Reply:
     """Find the command, build its action and run it through the service."""
     spec = registry.find(request.words)
-    action, preview = build_action(spec, request.options, users)
+    action, preview = build_action(spec, request.options, users, files)
     reply: Reply = await service.handle(
         request.place, request.actor, request.interaction_id, action, preview=preview
     )

@@ -7,8 +7,10 @@ every other field an option (``replaced_by`` shown as ``replaced-by``, its descr
 ``tuple[str, ...]`` is a comma-separated list, ``json_schema_extra={"autocomplete": kind}`` asks
 for autocomplete, and ``rolls_dice = True`` adds a ``preview`` option. A field typed with a model
 of a user (exactly the fields ``id`` and ``name``, like ``bot.models.UserRef``) is a user option:
-the handler gets the ``discord.Member`` and the model validates from it. Any other class (a
-``Fraction``…) is typed as text for the model to parse.
+the handler gets the ``discord.Member`` and the model validates from it. A field typed with a
+model of a file (the fields ``filename`` and ``text``, ``bot.models.AttachedFile``) is an
+attachment option: the command downloads the file (64 KiB at most, UTF-8) and passes its text.
+Any other class (a ``Fraction``…) is typed as text for the model to parse.
 
 The generated commands do nothing themselves: they pass ``(interaction, path, options, preview)``
 to one handler, with ``options`` keyed by the model's field names and holding only what the user
@@ -42,7 +44,8 @@ from discord import app_commands
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from bot.errors import UserError
+from bot.errors import BadCommand, UserError
+from bot.models import AttachedFile
 from rules_core.errors import RulesError
 
 ActionHandler = Callable[
@@ -172,6 +175,9 @@ def build_command(
             for spec in specs
             if values.get(spec.name) is not None
         }
+        for name, value in options.items():
+            if isinstance(value, discord.Attachment):  # downloaded here, checked, as text
+                options[name] = await read_attachment(value)
         await handler(interaction, path, options, preview)
 
     parameters = [
@@ -247,6 +253,8 @@ def _option_spec(model: type[BaseModel], name: str, field: FieldInfo) -> OptionS
         discord_type = _ranged(annotation, field)
     elif _is_user_model(annotation):
         discord_type = Union[discord.Member, discord.User]  # noqa: UP007 (a runtime annotation)
+    elif _is_file_model(annotation):
+        discord_type = discord.Attachment
     elif isinstance(annotation, type) and not issubclass(annotation, BaseModel):
         discord_type = str  # Fraction, Decimal…: typed as text and parsed by the model
     else:
@@ -330,6 +338,29 @@ def _is_user_model(annotation: Any) -> bool:
         and issubclass(annotation, BaseModel)
         and set(annotation.model_fields) == {"id", "name"}
     )
+
+
+def _is_file_model(annotation: Any) -> bool:
+    """A model of a text file given with the command (``bot.models.AttachedFile``)."""
+    return (
+        isinstance(annotation, type)
+        and issubclass(annotation, BaseModel)
+        and set(annotation.model_fields) == {"filename", "text"}
+    )
+
+
+async def read_attachment(attachment: discord.Attachment) -> AttachedFile:
+    """An attached file's text: its size is checked before it is downloaded, then that it is
+    UTF-8 (:meth:`AttachedFile.from_bytes`); a failed download is one sentence too."""
+    AttachedFile.check_size(attachment.filename, attachment.size)
+    try:
+        data = await attachment.read()
+    except (discord.HTTPException, discord.NotFound) as exc:
+        raise BadCommand(
+            f"Could not download {attachment.filename} from Discord ({exc.status}); attach it "
+            "again."
+        ) from None
+    return AttachedFile.from_bytes(attachment.filename, data)
 
 
 def _is_literal(annotation: Any) -> bool:

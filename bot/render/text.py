@@ -86,7 +86,7 @@ def render_text(reply: Reply) -> str:
             else ""
         )
         lines.append(f"  dice: {dice}{tail}")
-    if reply.file is not None:
+    if reply.file is not None and not reply.file_in_fields:
         lines.append(f"  file: {reply.file.filename} ({len(reply.file.content)} bytes)")
     if reply.notice:
         lines.append(f"  notice: @{reply.notice}")

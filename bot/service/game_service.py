@@ -34,6 +34,7 @@ from bot.table.league import League
 from bot.table.new import NewGame
 from bot.table.reads import Reads
 from bot.table.roll import Rolls
+from bot.table.setup import Scenarios
 from bot.table.stats import StatsCommand
 from bot.table.writes import TableWrites
 from rules_core.system import GameSystem
@@ -43,7 +44,7 @@ WRITE_ATTEMPTS = 50
 (each refusal means another writer made progress; PostgreSQL with several processes)."""
 
 
-class GameService(TableWrites, NewGame, Rolls, Reads, League, StatsCommand):
+class GameService(TableWrites, NewGame, Rolls, Reads, League, StatsCommand, Scenarios):
     """Games per channel, their dice and their logs."""
 
     def __init__(
@@ -96,6 +97,7 @@ class GameService(TableWrites, NewGame, Rolls, Reads, League, StatsCommand):
             gc.GameEnd: self._end,
             gc.RollDice: self._roll,
             gc.GameCancel: self._cancel,
+            gc.GameSetup: self._setup,
         }
         """The write handler of each table command; a system action goes to ``_act``."""
 
@@ -132,6 +134,8 @@ class GameService(TableWrites, NewGame, Rolls, Reads, League, StatsCommand):
             return await self._log(place, command.last, command.before)
         if isinstance(command, gc.GameExport):
             return await self._export(place, command.page)
+        if isinstance(command, gc.GameForces):
+            return await self._forces(place)
         if isinstance(command, gc.Stats):
             return await self._stats(place, actor, command)
         if isinstance(command, gc.RollDice) and preview:

@@ -13,6 +13,7 @@ from bot.service.options import command_path
 from bot.storage import GameRow
 from rules_core.dice import Roll
 from rules_core.outcome import Step
+from rules_core.scenario import SETUP_ACTION, setup_text
 
 
 def _proposal_text(command: Mapping[str, Any]) -> str:
@@ -21,6 +22,8 @@ def _proposal_text(command: Mapping[str, Any]) -> str:
     >>> _proposal_text({"action": "game.void", "entry": 7, "reason": "misclick"})
     '/game void entry:7 reason:misclick'
     """
+    if command.get("action") == SETUP_ACTION:  # a scenario: its commands as they are typed
+        return setup_text(command)
     options = " ".join(
         f"{k.replace('_', '-')}:{_option_text(v)}"
         for k, v in command.items()

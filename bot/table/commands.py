@@ -12,7 +12,7 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bot.models import UserRef
+from bot.models import AttachedFile, UserRef
 
 MAX_SEQ = 2**53
 """The largest sequence number an option may name (JSON's exact integers; SQLite's fit easily)."""
@@ -190,6 +190,31 @@ class GameExport(_Command):
     )
 
 
+MAX_SETUP_TEXT = 6000
+"""The longest ``text:`` of ``/game setup`` (Discord's limit on a text option)."""
+
+
+class GameSetup(_Command):
+    """Set up a scenario in one step: set-up commands from a file or text, checked whole."""
+
+    action: Literal["game.setup"] = "game.setup"
+    file: AttachedFile | None = Field(
+        default=None, description="A scenario file: one set-up command a line (UTF-8, 64 KiB)"
+    )
+    text: str = Field(
+        default="",
+        max_length=MAX_SETUP_TEXT,
+        description='Or the set-up commands here, separated by ";"',
+    )
+
+
+class GameForces(_Command):
+    """This game's forces as a scenario file that /game setup takes (to reuse a set-up)."""
+
+    action: Literal["game.forces"] = "game.forces"
+    read_only: ClassVar[bool] = True
+
+
 class GameEnd(_Command):
     """Referee: reveal the dice seed and close the game; it stays readable."""
 
@@ -257,6 +282,8 @@ TableCommand = Annotated[
     | GameVoid
     | GameConfirm
     | GameExport
+    | GameSetup
+    | GameForces
     | GameEnd
     | GameCancel
     | RollDice
@@ -281,6 +308,8 @@ TABLE_COMMANDS: tuple[type[BaseModel], ...] = (
     GameVoid,
     GameConfirm,
     GameExport,
+    GameSetup,
+    GameForces,
     GameEnd,
     GameCancel,
     RollDice,
@@ -295,6 +324,7 @@ __all__ = [
     "GameConfirm",
     "GameEnd",
     "GameExport",
+    "GameForces",
     "GameLog",
     "GameNew",
     "GameRefereeAdd",
@@ -302,6 +332,7 @@ __all__ = [
     "GameRotate",
     "GameSeat",
     "GameSeed",
+    "GameSetup",
     "GameStatus",
     "GameVoid",
     "RollDice",

@@ -36,6 +36,7 @@ from bot.service.systems import InstalledSystems
 from bot.storage import Repository
 from bot.table import commands as gc
 from rules_core.errors import RulesError
+from rules_core.scenario import command_line, is_scenario_command
 
 PLACE = Place(guild_id=7, channel_id=70)
 REFEREE = Actor(user_id=console_id("ref"), name="ref")
@@ -316,6 +317,7 @@ OWN_RULES: set[type[BaseModel]] = {
     gc.GameVoid,
     gc.GameConfirm,
     gc.GameResult,  # tests/bot/test_league.py: players and referees record, others are refused
+    gc.GameSetup,  # below: each of its commands as that command would be (own, proposed, refused)
 }
 """Checked by their own tests below (a new game, seats, voids and confirmations)."""
 
@@ -391,5 +393,103 @@ async def test_seats_and_voids_by_role(tmp_path: Path) -> None:
         # a referee without a seat voids alone
         again = await table.line(VICTIM, "/roll dice:DR")
         assert (await table.line(REFEREE, f"/game void entry:{again.seq} reason:x")).seq
+    finally:
+        await table.repo.close()
+
+
+# --- /game setup: a batch is permitted as each of its commands would be --------------------
+
+SCENARIO_COMMANDS = [
+    (system, model)
+    for system in SETUP
+    for model in InstalledSystems()[system].action_types
+    if is_scenario_command(model)
+]
+
+
+@pytest.mark.parametrize(
+    ("system", "model"),
+    SCENARIO_COMMANDS,
+    ids=[f"{s}:{m.__name__}" for s, m in SCENARIO_COMMANDS],
+)
+async def test_no_player_sets_up_the_other_sides_things(
+    tmp_path: Path, system: str, model: type[BaseModel]
+) -> None:
+    """Each set-up command naming the victim's things, sent in a scenario by the other side's
+    player, is only proposed; by a spectator, refused for permission; nothing changes."""
+    table, victim, attacker = await new_table(tmp_path, system)
+    cases = list(instances(system, model, victim, attacker))
+    assert cases
+    bypasses: list[str] = []
+    try:
+        for why, command in cases:
+            setup = gc.GameSetup(text=f"{command_line(command)}; # {why}")
+            for actor in (ATTACKER, SPECTATOR):
+                before = await table.snapshot()
+                try:
+                    reply = await table.act(actor, setup)
+                except (NotYourSide, NotAReferee):
+                    if actor is ATTACKER:
+                        bypasses.append(f"attacker, {why}: refused, not proposed")
+                except (UserError, RulesError) as exc:
+                    if actor is SPECTATOR:
+                        bypasses.append(f"spectator, {why}: refused by the rules first ({exc})")
+                else:
+                    if reply.command != "/game propose" or actor is SPECTATOR:
+                        bypasses.append(f"{actor.name}, {why}: accepted ({reply.title})")
+                if (await table.snapshot())[1] != before[1]:
+                    bypasses.append(f"{actor.name}, {why}: changed the state")
+    finally:
+        await table.repo.close()
+    assert bypasses == []
+
+
+SCENARIO_LINES: dict[str, tuple[str, str]] = {
+    # system: (the victim's own things, the attacker's things) as scenario lines
+    "asl": (
+        "unit add name:V2 side:Axis kind:squad quality:4-6-7; "
+        "weapon add name:VMG side:Axis kind:sw_mg owner:V2",
+        "unit add name:R2 side:Allied kind:squad quality:4-4-7",
+    ),
+    "ocs": (
+        'unit add name:V2 side:Axis steps:1 hex:0102; dump add side:Axis hex:0102 amount:"1 SP"',
+        "unit add name:S2 side:Soviet steps:1 hex:0808",
+    ),
+    "cwb": (
+        "unit add name:V2 side:Union men:300; wagon add name:VW2 side:Union strength:3",
+        "unit add name:C2 side:Confederate men:300",
+    ),
+}
+
+
+@pytest.mark.parametrize("system", sorted(SCENARIO_LINES))
+async def test_a_scenario_is_applied_proposed_or_refused_as_its_commands(
+    tmp_path: Path, system: str
+) -> None:
+    table, _, _ = await new_table(tmp_path, system)
+    own, theirs = SCENARIO_LINES[system]
+    try:
+        # a player sets up their own side's things: one entry, applied at once
+        applied = await table.act(VICTIM, gc.GameSetup(text=own))
+        assert applied.command == "/game setup" and applied.seq is not None
+        # the other side's things in the same batch: proposed, nothing applied
+        before = await table.snapshot()
+        proposal = await table.act(VICTIM, gc.GameSetup(text=f"{theirs}"))
+        assert proposal.command == "/game propose"
+        assert (await table.snapshot())[1] == before[1]
+        with pytest.raises(NotYourSide):
+            await table.line(VICTIM, f"/game confirm entry:{proposal.seq}")
+        done = await table.line(ATTACKER, f"/game confirm entry:{proposal.seq}")
+        assert done.command == "/game setup" and done.actor == "attacker"
+        # a spectator is refused before anything is read; a referee applies either side's
+        with pytest.raises(NotYourSide):
+            await table.act(SPECTATOR, gc.GameSetup(text="not even a command"))
+        assert (await table.act(REFEREE, gc.GameSetup(text=theirs.replace("2", "3")))).seq
+        # the log verifies: each batch is replayed through the rules, the agreed one too
+        export = await table.line(REFEREE, "/game export")
+        assert export.file is not None
+        report = verify_text(export.file.content.decode("utf-8"), InstalledSystems())
+        assert report.ok, report.message
+        assert report.counts is not None and report.counts["actions replayed"] >= 3
     finally:
         await table.repo.close()

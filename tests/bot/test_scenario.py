@@ -281,3 +281,24 @@ def test_asl_forces_round_trip(actions: list[BaseModel]) -> None:
     assert errors == []
     written = write_scenario(system, outcome.state)
     assert set_up("asl", written) == outcome.state
+
+
+def test_the_console_reads_a_scenario_file_as_discord_reads_an_attachment(
+    tmp_path: Path,
+) -> None:
+    from bot.console import console_file
+    from bot.errors import BadCommand
+
+    good = tmp_path / "s.txt"
+    good.write_bytes("\ufeffunit add name:Bär side:Axis kind:squad\n".encode())
+    assert console_file(str(good)).text == "unit add name:Bär side:Axis kind:squad\n"
+    big = tmp_path / "big.txt"
+    big.write_bytes(b"#" * (64 * 1024 + 1))
+    with pytest.raises(InvalidInput, match="65537 bytes; a file may have at most 65536"):
+        console_file(str(big))
+    latin = tmp_path / "latin.txt"
+    latin.write_bytes("Bär".encode("latin-1"))
+    with pytest.raises(InvalidInput, match="not UTF-8"):
+        console_file(str(latin))
+    with pytest.raises(BadCommand, match=r"Cannot read the file .*: No such file"):
+        console_file(str(tmp_path / "missing.txt"))

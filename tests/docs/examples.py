@@ -31,7 +31,7 @@ from pydantic import ValidationError
 from bot.commands import build_registry
 from bot.commands.registry import CommandSpec, Registry, _convert
 from bot.errors import BadCommand
-from bot.models import UserRef
+from bot.models import AttachedFile, UserRef
 from bot.service.systems import InstalledSystems
 from rules_core.errors import RulesError, explain_validation_error
 
@@ -217,6 +217,14 @@ def _example_user(text: str) -> UserRef:
     return UserRef(id=1, name=name)
 
 
+def _example_file(text: str) -> AttachedFile:
+    """A file an inline example names: a file of the repository, by its path from the root."""
+    path = ROOT / text.strip()
+    if not path.is_file():
+        raise BadCommand(f"There is no file {text.strip()} in the repository.")
+    return AttachedFile.from_bytes(path.name, path.read_bytes())
+
+
 def check_inline(code: str, commands: Registry) -> str | None:
     """What is wrong with an inline command example, or None when it is a valid command."""
     try:
@@ -285,7 +293,7 @@ def _check_options(spec: CommandSpec, rest: list[str]) -> str | None:
         if not value or "…" in value or "<" in value:
             return f"{name}: needs a real value, not {value!r}"
         try:
-            converted = _convert(option, value, _example_user)
+            converted = _convert(option, value, _example_user, _example_file)
         except (RulesError, BadCommand) as exc:
             return exc.user_message
         if option.choices and converted not in option.choices:

@@ -1,0 +1,93 @@
+"""/game setup and /game forces: a scenario set up in one step, and the forces written back out.
+
+``/game setup`` reads a scenario's text (an attached file, or ``text:`` with ``;`` between
+commands) as the game system's own set-up commands (:mod:`bot.commands.scenario`), checks it whole
+against the game as it is (:func:`rules_core.scenario.check_setup`) and refuses it with every
+error and its line if any is wrong — nothing is applied then. Otherwise the batch is one
+:class:`~rules_core.scenario.Setup` action: it goes through the one permission check of every
+action (a player sets up their own side's things; a batch that concerns the other side becomes a
+proposal that side confirms; a referee applies it) and is logged as one entry that replays like
+any action.
+
+``/game forces`` writes the game's current forces in the same format
+(:func:`rules_core.scenario.write_scenario`): a file in Discord, its text in the console.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import BaseModel
+
+from bot.commands.registry import build_registry
+from bot.commands.scenario import read_scenario
+from bot.errors import BadCommand
+from bot.models import Actor, Place, Reply, ReplyFile
+from bot.service.change import Change, Live
+from bot.service.permissions import sides_as_spelled
+from bot.service.proposals import Proposals
+from bot.table import commands as gc
+from rules_core.scenario import SetupRefused, check_setup, make_setup, write_scenario
+
+
+class Scenarios(Proposals):
+    """/game setup (a logged write) and /game forces (a read)."""
+
+    def _setup(self, live: Live, actor: Actor, command: gc.GameSetup) -> Change:
+        self._require_player(live.row, actor)  # a spectator learns nothing of the scenario
+        if (command.file is None) == (not command.text.strip()):
+            raise BadCommand(
+                "Give the scenario either as a file (file:) or as text (text:), one of the two."
+            )
+        text = command.file.text if command.file is not None else command.text
+        system, sides = live.system, live.row.table["sides"]
+        registry = build_registry({system.name: system})
+
+        def respell(action: BaseModel) -> BaseModel:
+            return sides_as_spelled(sides, action)
+
+        actions, errors = read_scenario(text, system.name, registry, respell)
+        _, refused = check_setup(system, live.state, actions)
+        errors = sorted(errors + refused, key=lambda e: _place_key(e[0]))
+        if errors:
+            raise SetupRefused(errors)
+        if not actions:
+            raise BadCommand(
+                "The scenario holds no command; write one set-up command a line, as "
+                f"/{system.name} takes it without /{system.name}."
+            )
+        setup = make_setup(a for _, a in actions)
+        concerned, missing = self.permit(live, actor, setup)
+        if missing:  # the other side's things: that side's player confirms (or a referee)
+            return self._propose(live, actor, setup, concerned, missing)
+        return self._run_action(live, setup, concerned)
+
+    async def _forces(self, place: Place) -> Reply:
+        row = await self._readable(place)
+        live = self._live.get((place.guild_id, place.channel_id))
+        system = self.system(row.system)
+        state = live.state if live is not None else system.parse_state(row.state_json)
+        text = write_scenario(system, state, row.title)
+        commands = sum(1 for line in text.splitlines() if line and not line.startswith("#"))
+        name = re.sub(r"[^A-Za-z0-9]+", "-", row.title).strip("-").lower() or "game"
+        return Reply(
+            command="/game forces",
+            title=f"{row.title}: the forces as {commands} set-up commands for /game setup",
+            game_title=row.title,
+            system=row.system,
+            game_id=row.public_id,
+            fields=(("set-up", text.rstrip("\n")),),
+            scripted=self.script is not None,
+            ephemeral=True,
+            file=ReplyFile(filename=f"{name}-setup.txt", content=text.encode("utf-8")),
+            file_in_fields=True,
+        )
+
+
+def _place_key(where: str) -> tuple[int, int]:
+    """``line 3, command 2`` → (3, 2): errors listed in the text's order."""
+    first, second, *_ = [*(int(n) for n in re.findall(r"\d+", where)), 0, 0]
+    return first, second
+
+
+__all__ = ["Scenarios"]

@@ -1,0 +1,140 @@
+"""/game setup and /game forces on the real bot against the fake Discord: a scenario attached as
+a file (downloaded by the bot from the attachment's URL), refusals listing every line, and the
+forces written back as a file that sets up the same forces in another channel."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from bot.models import MAX_FILE_BYTES
+from tests.e2e.conftest import BotLauncher, BotProcess
+from tests.fake_discord import FakeDiscord, Reply, UploadedFile
+
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
+
+TIMEOUT = 30.0
+CHANNELS = ("setup-1", "setup-2", "setup-3")
+SCENARIO = Path(__file__).resolve().parents[2] / "docs" / "scenarios" / "asl.txt"
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def table(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> AsyncIterator[tuple[FakeDiscord, BotProcess]]:
+    async with FakeDiscord(extra_channels=CHANNELS) as discord:
+        launcher = BotLauncher(discord, tmp_path_factory.mktemp("setup"))
+        bot = await launcher.start_ready(["-m", "bot", "run"])
+        yield discord, bot
+        code = await bot.stop()
+        assert code == 0, bot.output()
+        assert "Traceback" not in bot.output(), bot.output()
+
+
+async def answer(
+    discord: FakeDiscord,
+    path: list[str],
+    options: Mapping[str, Any] | None = None,
+    *,
+    user: str = "alice",
+    channel: str,
+) -> Reply:
+    sent = await discord.slash(path, options or {}, user=user, channel=channel)
+    reply = await sent.next_reply(TIMEOUT)
+    if reply.type == 5:
+        reply = await sent.next_reply(TIMEOUT)
+    return reply
+
+
+async def new_game(discord: FakeDiscord, channel: str) -> None:
+    await answer(discord, ["game", "new"], {"system": "asl"}, user="ref", channel=channel)
+    await answer(discord, ["game", "seat"], {"side": "Axis"}, channel=channel)
+    await answer(discord, ["game", "seat"], {"side": "Allied"}, user="bob", channel=channel)
+
+
+async def test_an_attached_scenario_is_set_up_and_written_back(
+    table: tuple[FakeDiscord, BotProcess],
+) -> None:
+    discord, _ = table
+    await new_game(discord, "setup-1")
+    scenario = UploadedFile("asl.txt", SCENARIO.read_bytes())
+    # the scenario sets up both sides: alice's batch waits for bob
+    proposal = await answer(discord, ["game", "setup"], {"file": scenario}, channel="setup-1")
+    assert len(discord.downloads) == 1
+    assert "proposes /game setup level side:Axis level:2" in proposal.text
+    assert not proposal.ephemeral
+    status = await answer(discord, ["game", "status"], channel="setup-1")
+    assert "alice: /game setup level side:Axis level:2; unit add" in status.text
+    # a referee applies the same file at once: one entry, summarised per side
+    done = await answer(
+        discord, ["game", "setup"], {"file": scenario}, user="ref", channel="setup-1"
+    )
+    assert not done.ephemeral, done.text
+    assert "/game setup" in done.text
+    assert "4 units, 3 weapons" in done.text and "3 units, 1 weapon" in done.text
+    # the forces come back as a file, and set up the same forces in another game
+    forces = await answer(discord, ["game", "forces"], channel="setup-1")
+    assert forces.ephemeral
+    (written,) = forces.files
+    assert written.filename.endswith("-setup.txt")
+    text = written.data.decode("utf-8")
+    assert 'unit add name:"4-6-7 A" side:Axis kind:squad quality:4-6-7' in text
+    await new_game(discord, "setup-2")
+    again = await answer(
+        discord,
+        ["game", "setup"],
+        {"file": UploadedFile("forces.txt", written.data)},
+        user="ref",
+        channel="setup-2",
+    )
+    assert "4 units, 3 weapons" in again.text
+    copy = await answer(discord, ["game", "forces"], channel="setup-2")
+    assert copy.files[0].data.decode("utf-8").splitlines()[1:] == text.splitlines()[1:]
+
+
+async def test_a_wrong_scenario_is_refused_whole_and_only_to_its_sender(
+    table: tuple[FakeDiscord, BotProcess],
+) -> None:
+    discord, _ = table
+    await new_game(discord, "setup-3")
+    bad = b"unit add name:A side:Axis kind:squad\n" * 2 + b"roll dice:DR\n"
+    refused = await answer(
+        discord, ["game", "setup"], {"file": UploadedFile("bad.txt", bad)}, channel="setup-3"
+    )
+    assert refused.ephemeral
+    assert "Nothing was set up" in refused.text
+    assert "line 2: 'A' already exists" in refused.text and "line 3:" in refused.text
+    # not UTF-8, too large: refused before anything is read of it
+    latin = await answer(
+        discord,
+        ["game", "setup"],
+        {"file": UploadedFile("l.txt", "Bär".encode("latin-1"))},
+        channel="setup-3",
+    )
+    assert latin.ephemeral and "not UTF-8" in latin.text
+    before = len(discord.downloads)
+    large = await answer(
+        discord,
+        ["game", "setup"],
+        {"file": UploadedFile("big.txt", b"#" * (MAX_FILE_BYTES + 1))},
+        channel="setup-3",
+    )
+    assert large.ephemeral and "at most 65536" in large.text
+    assert len(discord.downloads) == before
+    # pasted text, commands separated by ";", works as the file does
+    pasted = await answer(
+        discord,
+        ["game", "setup"],
+        {
+            "text": "unit add name:A side:Axis kind:squad; weapon add name:LMG side:Axis "
+            "kind:sw_mg owner:A"
+        },
+        channel="setup-3",
+    )
+    assert not pasted.ephemeral and "1 unit, 1 weapon" in pasted.text
+    log = await answer(discord, ["game", "log"], channel="setup-3")
+    assert "/game setup" in log.text

@@ -302,3 +302,104 @@ def test_the_console_reads_a_scenario_file_as_discord_reads_an_attachment(
         console_file(str(latin))
     with pytest.raises(BadCommand, match=r"Cannot read the file .*: No such file"):
         console_file(str(tmp_path / "missing.txt"))
+
+
+@st.composite
+def ocs_forces(draw: st.DrawFn) -> list[BaseModel]:
+    from rules_core.ocs.actions import DumpAdd
+    from rules_core.ocs.actions import UnitAdd as OcsUnit
+
+    hexes = st.sampled_from(["0905", "1006", "1207", "2010"])
+    actions: list[BaseModel] = [
+        DumpAdd(
+            side=draw(st.sampled_from(["Axis", "Soviet"])),
+            hex=draw(hexes),
+            amount=f"{draw(st.integers(1, 40))} T",
+        )
+        for _ in range(draw(st.integers(0, 4)))
+    ]
+    names = draw(st.lists(_NAME, max_size=5, unique_by=str))
+    for name in names:
+        kind = draw(st.sampled_from(["combat", "HQ", "transport"]))
+        actions.append(
+            OcsUnit(
+                name=name,
+                side=draw(st.sampled_from(["Axis", "Soviet"])),
+                steps=draw(st.integers(0, 4)),
+                re=draw(st.sampled_from(["1", "1/2", "2 1/2", "0"])),
+                ar=draw(st.integers(0, 5)),
+                kind=kind,
+                formation=draw(st.sampled_from([None, "21 Pz"])),
+                hex=draw(st.none() | hexes),
+                arms=draw(st.sampled_from(["armor", "mech", "other"])),
+                movement=draw(st.sampled_from(["leg", "truck", "track"])),
+                mode=draw(st.sampled_from(["combat", "move", "strat", "reserve", "DG"])),
+                internals=draw(st.sampled_from(["NONE", "LOW", "EXHAUSTED"])),
+                out_of_supply=draw(st.booleans()),
+                load=f"{draw(st.integers(0, 9))} T" if kind == "transport" else "0 T",
+                throw_range=draw(st.integers(0, 12)) if kind == "HQ" else 0,
+                reinforcement=draw(st.booleans()),
+            )
+        )
+    return actions
+
+
+@settings(max_examples=30, deadline=None)
+@given(ocs_forces())
+def test_ocs_forces_round_trip(actions: list[BaseModel]) -> None:
+    system, state = fresh("ocs")
+    outcome, errors = check_setup(system, state, [("drawn", a) for a in actions])
+    assert errors == []
+    assert set_up("ocs", write_scenario(system, outcome.state)) == outcome.state
+
+
+@st.composite
+def cwb_forces(draw: st.DrawFn) -> list[BaseModel]:
+    from rules_core.cwb.actions import Map, Params, UnitSet, WagonAdd
+    from rules_core.cwb.actions import UnitAdd as CwbUnit
+
+    sides = st.sampled_from(["Union", "Confederate"])
+    hexes = st.none() | st.builds(lambda c, r: f"{c},{r}", st.integers(0, 9), st.integers(0, 9))
+    actions: list[BaseModel] = []
+    if draw(st.booleans()):
+        actions.append(
+            Params(
+                side=draw(st.none() | sides),
+                ammo_loss=draw(st.integers(0, 100)),
+                artillery_ammo=draw(st.sampled_from([None, "normal", "low", "out"])),
+                isolation=draw(st.sampled_from([None, True, False])),
+                wagon_rounding=draw(st.sampled_from([None, "ceil", "round", "floor"])),
+            )
+        )
+    if draw(st.booleans()):
+        actions.append(Map(columns=10, rows=10, blocked=("3/4",), sources=("0/0", "9/9")))
+    names = draw(st.lists(_NAME, max_size=6, unique_by=str.casefold))
+    units = names[: len(names) // 2]
+    for name in units:
+        actions.append(
+            CwbUnit(
+                name=name,
+                side=draw(sides),
+                men=draw(st.integers(1, 900)),
+                type=draw(st.sampled_from(["infantry", "cavalry", "artillery"])),
+                ammo=draw(st.sampled_from(["normal", "low", "out"])),
+                hex=draw(hexes),
+            )
+        )
+    for name in names[len(units) :]:
+        actions.append(
+            WagonAdd(
+                name=name, side=draw(sides), strength=draw(st.integers(1, 90)), hex=draw(hexes)
+            )
+        )
+    actions += [UnitSet(name=name, routed=True) for name in units if draw(st.booleans())]
+    return actions
+
+
+@settings(max_examples=30, deadline=None)
+@given(cwb_forces())
+def test_cwb_forces_round_trip(actions: list[BaseModel]) -> None:
+    system, state = fresh("cwb")
+    outcome, errors = check_setup(system, state, [("drawn", a) for a in actions])
+    assert errors == []
+    assert set_up("cwb", write_scenario(system, outcome.state)) == outcome.state

@@ -121,7 +121,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     systems = _systems(args.plugin or ()) or InstalledSystems()
     report = verify_file(Path(args.file), systems)
     print(report.message)
-    return 0 if report.ok else 1
+    return report.exit_status
 
 
 def _database(given: str | None) -> Path | str:
@@ -206,7 +206,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--plugin", action="append", metavar="MODULE", help="load a game system from MODULE.SYSTEM"
     )
     console.set_defaults(handler=cmd_console)
-    verify = sub.add_parser("verify", help="check an exported game: hash chain, dice, rulings")
+    verify = sub.add_parser(
+        "verify",
+        help="check an exported game: hash chain, dice, rulings",
+        description="Check an exported game: the hash chain, every die, every ruling replayed. "
+        "Exit status: 0 everything verified; 1 a mismatch (the file is not what the bot wrote) or "
+        "no export; 3 the chain and every die agree but the game was played under another "
+        "version of the rules and the rulings from the entry named on were NOT verified.",
+    )
     verify.add_argument("file", help="the exported game (JSON Lines)")
     verify.add_argument(
         "--plugin", action="append", metavar="MODULE", help="load a game system from MODULE.SYSTEM"

@@ -85,6 +85,11 @@ class GameSystem(ABC, Generic[S, A]):
     action_types: tuple[type[BaseModel], ...]
     """Every action model of the system, in the order its commands are listed."""
     action_adapter: TypeAdapter[A]
+    rules_version: ClassVar[int] = 1
+    """The version of this system's rulings, recorded in every log entry (``rules``). Bump it
+    whenever an action that was allowed is refused, an outcome changes, or the state takes
+    another form: ``referee verify`` then reports an older export's entries that replay
+    differently as ruled under other rules (their rulings not verified) rather than forged."""
 
     @abstractmethod
     def new_state(self, sides: Sequence[str], options: Mapping[str, Any]) -> S:

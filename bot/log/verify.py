@@ -5,6 +5,16 @@ entry is replayed in order: the game starts from ``system.new_state``; each acti
 again with the faces it logged and must give the logged steps, rolls and facts; each ``/roll``
 must give its logged total; a void rebuilds the state from the start without the voided entries;
 and after every entry the state's SHA-256 must be the logged one.
+
+Rules versions: each entry records the version of its system's rules it was ruled under
+(``rules``; absent in a log written before versions were recorded). An entry of the running
+version that replays differently is a mismatch (exit 1: the log is not what the bot wrote). An
+entry of another version (or of none) that replays differently is reported as ruled differently
+today: the chain, the dice and the ``/roll`` totals are still checked to the end, but the rulings
+from that entry on are not verified, and the verdict says so (exit 3; never OK, since a forger
+can claim old rules as easily as the bot can have had them). A state recorded in another form
+under another version (its hash differs but every ruling replays the same) is reported likewise:
+the states are not compared from that entry on.
 """
 
 from __future__ import annotations
@@ -35,12 +45,45 @@ from rules_core.system import GameSystem
 
 @dataclass(frozen=True)
 class Report:
-    """The result of a verification: OK, or the first mismatch with its sequence number."""
+    """The result of a verification: OK, the first mismatch with its sequence number, or (with
+    ``other_rules``) a log played under other rules whose rulings from ``seq`` on were not
+    verified."""
 
     ok: bool
     message: str
     seq: int | None = None
     counts: Mapping[str, int] | None = None
+    other_rules: bool = False
+    """The chain and every die agree, but the rulings were not all verified: the log was ruled
+    under another version of the rules (``referee verify`` exits 3)."""
+
+    @property
+    def exit_status(self) -> int:
+        """0 verified, 1 a mismatch (or a file that is no export), 3 played under other rules."""
+        return 0 if self.ok else 3 if self.other_rules else 1
+
+
+@dataclass
+class _OtherRules:
+    """Where a log played under other rules stops being verified."""
+
+    running: int
+    recorded: dict[int, int | None]
+    """Entry → the rules version it records (None: not recorded)."""
+    ruling: tuple[int, str] | None = None
+    """The first entry ruled differently today and how."""
+    state_form: int | None = None
+    """The first entry whose state is recorded in another form (not compared from it on)."""
+
+    def played_under(self, system: str, upto: int) -> str:
+        """What the entries up to ``upto`` record, in words."""
+        seen = sorted({v for s, v in self.recorded.items() if s <= upto}, key=lambda v: v or 0)
+        named = [
+            f"{system} rules version {v}" if v is not None
+            else "rules of a version it does not record (it predates rules versions)"
+            for v in seen
+        ]  # fmt: skip
+        return " and ".join(named)
 
 
 def verify_lines(lines: list[str], systems: Mapping[str, GameSystem[Any, Any]]) -> Report:
@@ -71,11 +114,27 @@ def verify_lines(lines: list[str], systems: Mapping[str, GameSystem[Any, Any]]) 
     state: BaseModel | None = None
     voided: set[int] = set()
     replayed = 0
+    genesis_rules = genesis.get("rules")
+    other = _OtherRules(
+        running=system.rules_version,
+        recorded={int(e["seq"]): e.get("rules", genesis_rules) for e in entries},
+    )
     for entry in entries:
         seq = int(entry["seq"])
         kind = entry["kind"]
         if kind == "resolved":  # a beacon game's resolution replays as the action or roll it is
             kind = entry["resolves"]
+        recorded = other.recorded[seq]
+        if other.ruling is not None:  # past a ruling of other rules: only the /roll arithmetic
+            if kind == "roll":
+                try:
+                    problem = _check_roll(entry)
+                except Exception as exc:
+                    problem = f"cannot be replayed ({exc})"
+                if problem is not None:
+                    return Report(ok=False, message=f"entry {seq}: {problem}", seq=seq)
+            continue
+        problem = None
         try:
             if kind == "game.new":
                 state = system.new_state(tuple(entry["sides"]), dict(entry.get("options", {})))
@@ -83,64 +142,47 @@ def verify_lines(lines: list[str], systems: Mapping[str, GameSystem[Any, Any]]) 
                 assert state is not None
                 action = system.parse_action(entry["action"])
                 side = system.acting_side(state, action)
-                if side != entry["side"]:
-                    return Report(
-                        ok=False,
-                        message=f"entry {seq}: the action is declared for {side}, the log says "
-                        f"{entry['side']}",
-                        seq=seq,
-                    )
                 concerned = sorted(system.concerned_sides(state, action))
-                if "sides" in entry and concerned != sorted(entry["sides"]):
-                    return Report(
-                        ok=False,
-                        message=f"entry {seq}: the action concerns {', '.join(concerned)}, the "
-                        f"log says {', '.join(entry['sides'])}",
-                        seq=seq,
+                if side != entry["side"]:
+                    problem = f"the action is declared for {side}, the log says {entry['side']}"
+                elif "sides" in entry and concerned != sorted(entry["sides"]):
+                    problem = (
+                        f"the action concerns {', '.join(concerned)}, the log says "
+                        f"{', '.join(entry['sides'])}"
                     )
-                outcome = replay_action(system, state, entry)
-                if canonical(outcome_json(outcome)) != canonical(entry["outcome"]):
-                    return Report(
-                        ok=False,
-                        message=f"entry {seq}: the rules give another outcome than the logged one",
-                        seq=seq,
-                    )
-                state = outcome.state
-                replayed += 1
+                else:
+                    outcome = replay_action(system, state, entry)
+                    if canonical(outcome_json(outcome)) != canonical(entry["outcome"]):
+                        problem = "the rules give another outcome than the logged one"
+                    else:
+                        state = outcome.state
+                        replayed += 1
             elif kind == "roll":
-                faces = [int(d["face"]) for d in entry["dice"]]
-                dice = ScriptedDice(faces)
-                result = roll_expression(
-                    parse_expression(entry["expression"]),
-                    dice,
-                    reason=entry["reason"],
-                    category=entry.get("category", ""),
-                )
-                dice.assert_used_up()
-                logged = (entry["total"], entry["text"], entry["rolls"])
-                rolls = [r.model_dump(mode="json") for r in result.rolls]
-                if (result.total, result.render(), rolls) != logged:
-                    return Report(
-                        ok=False,
-                        message=f"entry {seq}: the dice give {result.render()!r}, the log says "
-                        f"{entry['text']!r} ({entry['total']})",
-                        seq=seq,
-                    )
+                problem = _check_roll(entry)
+                if problem is not None:  # no rules version makes other dice arithmetic
+                    return Report(ok=False, message=f"entry {seq}: {problem}", seq=seq)
             elif kind == "game.void":
                 voided.add(int(entry["entry"]))
                 state = rebuild_state(system, entries[: seq - 1], voided)
         except ReplayError as exc:
-            return Report(ok=False, message=f"entry {seq}: {exc.reason}", seq=seq)
+            problem = exc.reason
         except Exception as exc:  # any failure to replay is a mismatch at this entry
-            return Report(ok=False, message=f"entry {seq}: cannot be replayed ({exc})", seq=seq)
-        assert state is not None
-        if state_hash(state_json(state)) != entry["state"]:
-            return Report(
-                ok=False,
-                message=f"entry {seq}: the state after it is not the logged one",
-                seq=seq,
-            )
+            problem = f"cannot be replayed ({exc})"
+        if problem is None and other.state_form is None:
+            assert state is not None
+            if state_hash(state_json(state)) != entry["state"]:
+                if recorded == other.running:
+                    problem = "the state after it is not the logged one"
+                else:
+                    other.state_form = seq
+        if problem is None:
+            continue
+        if recorded == other.running and other.state_form is None:
+            return Report(ok=False, message=f"entry {seq}: {problem}", seq=seq)
+        other.ruling = (seq, problem)
     counts["actions replayed"] = replayed
+    if other.ruling is not None or other.state_form is not None:
+        return _other_rules_report(system, other, counts, head)
     message = verify_dice.verdict(counts, head)
     if beacon is not None:
         checked, chain = beacon
@@ -152,7 +194,61 @@ def verify_lines(lines: list[str], systems: Mapping[str, GameSystem[Any, Any]]) 
                 f" The beacon chain {chain.name!r} ({chain.chain_hash[:16]}…) is not a known "
                 "public chain: its key is the export's own."
             )
+    if any(v != other.running for v in other.recorded.values()):
+        message += (
+            f" Played under {other.played_under(system.name, len(entries))}: every ruling and"
+            f" state replays the same under {system.name} rules version {other.running}."
+        )
     return Report(ok=True, message=message, counts=counts)
+
+
+def _check_roll(entry: dict[str, Any]) -> str | None:
+    """A ``/roll``'s total, text and rolls recomputed from its dice; what differs, or None."""
+    faces = [int(d["face"]) for d in entry["dice"]]
+    dice = ScriptedDice(faces)
+    result = roll_expression(
+        parse_expression(entry["expression"]),
+        dice,
+        reason=entry["reason"],
+        category=entry.get("category", ""),
+    )
+    dice.assert_used_up()
+    logged = (entry["total"], entry["text"], entry["rolls"])
+    rolls = [r.model_dump(mode="json") for r in result.rolls]
+    if (result.total, result.render(), rolls) != logged:
+        return (
+            f"the dice give {result.render()!r}, the log says {entry['text']!r} ({entry['total']})"
+        )
+    return None
+
+
+def _other_rules_report(
+    system: GameSystem[Any, Any], other: _OtherRules, counts: dict[str, int], head: dict[str, Any]
+) -> Report:
+    """The verdict on a log played under other rules: what was checked, what was not."""
+    checked = ", ".join(f"{n} {what}" for what, n in counts.items())
+    if other.ruling is not None:
+        seq, problem = other.ruling
+        told = (
+            f"entry #{seq} rules differently today ({problem}): the rulings of entries 1–{seq - 1}"
+            f" replay the same; the rulings from entry #{seq} on were NOT verified"
+        )
+    else:
+        seq = other.state_form or 1
+        told = "every ruling replays the same today"
+    if other.state_form is not None:
+        told += (
+            f"; the state after each entry is recorded in another form from entry "
+            f"#{other.state_form} on and was NOT compared"
+        )
+    message = (
+        f"NOT VERIFIED UNDER TODAY'S RULES: played under {other.played_under(system.name, seq)}; "
+        f"this referee runs {system.name} rules version {other.running}: "
+        f"{told}. The chain and every die were checked ({checked}; head #{head['seq']} "
+        f"{head['hash']}). Anyone can claim older rules: believe the unverified rulings only as "
+        "far as you believe the game was played on a referee of that version."
+    )
+    return Report(ok=False, message=message, seq=seq, counts=counts, other_rules=True)
 
 
 def verify_text(text: str, systems: Mapping[str, GameSystem[Any, Any]]) -> Report:

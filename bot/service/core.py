@@ -287,6 +287,7 @@ class ServiceCore(Permissions, Replies):
             "by": _by(row, actor),
             "interaction": interaction_id,
             "epoch": row.epoch,
+            "rules": live.system.rules_version,
             "dice": [d.to_json() for d in change.dice],
             "state": state_hash(snapshot),
             **change.data,

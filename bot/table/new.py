@@ -93,6 +93,7 @@ class NewGame(Proposals):
                 "by": creator,
                 "interaction": interaction_id,
                 "epoch": 1,
+                "rules": system.rules_version,
                 "dice": [],
                 "state": state_hash(snapshot),
                 "system": system.name,

@@ -239,3 +239,34 @@ def test_game_export_page_true_attaches_the_page_which_verifies_the_export(
     (export,) = out.glob("game-*.jsonl")
     verdict = browser.verify_with(page, export)
     assert verdict.ok, verdict
+
+
+def test_an_export_of_an_older_referee_passes_the_page_on_its_chain_and_dice_alone(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """A real first-wave export (tests/bot/test_rules_version.py): `referee verify` says its
+    rulings from entry #5 on were not verified (exit 3); the page, which never replays the rules
+    (it says so above the drop zone), accepts its chain and dice as the standard-library checker
+    does, and still refuses a re-hashed edit of a die."""
+    wave1 = Path(__file__).resolve().parents[1] / "bot" / "exports" / "asl-wave1-hill-621.jsonl"
+    text = wave1.read_text(encoding="utf-8")
+    verdict = browser.verify(wave1)
+    assert verdict.ok, verdict
+    assert "9 entries, 4 dice checked" in verdict.counts
+    assert "It does not replay the rules" in PAGE.read_text(encoding="utf-8")
+    lines = verify_dice.split_lines(text)
+    header, entries = json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
+    roll = next(e for e in entries if e["kind"] == "roll")
+    roll["dice"][0]["face"] = 7 - roll["dice"][0]["face"]
+    prev = "0" * 64
+    for entry in entries:
+        entry.pop("hash")
+        entry["prev"] = prev
+        body = json.dumps(entry, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        entry["hash"] = prev = hashlib.sha256(body.encode()).hexdigest()
+    header["head"] = {"seq": entries[-1]["seq"], "hash": prev}
+    forged = "".join(
+        json.dumps(x, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n"
+        for x in [header, *entries]
+    )
+    assert not browser.verify(write(tmp_path, "forged.jsonl", forged)).ok

@@ -7,11 +7,9 @@ import contextlib
 import contextvars
 import dataclasses
 import logging
-import uuid
 import weakref
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import BaseModel
@@ -37,14 +35,6 @@ DEFAULT_LIVE_GAMES = 1000
 """How many games the service keeps parsed in memory by default (``REFEREE_LIVE_GAMES``)."""
 HOLD_GAME: contextvars.ContextVar[bool] = contextvars.ContextVar("hold_game", default=False)
 """Set while an action is decided again after a refusal: the game is then held in the database."""
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
-
-
-def _new_game_id() -> str:
-    return uuid.uuid4().hex
 
 
 def _same_command(entry: Mapping[str, Any], command: BaseModel | None) -> bool:

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import asyncio
 import random
+import uuid
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import BaseModel
@@ -26,7 +28,7 @@ from bot.dice.game_dice import FaceScript, new_seed
 from bot.errors import BadCommand
 from bot.models import Actor, Place, Reply
 from bot.service.change import Change, Live
-from bot.service.core import DEFAULT_LIVE_GAMES, HOLD_GAME, _new_game_id, _now
+from bot.service.core import DEFAULT_LIVE_GAMES, HOLD_GAME
 from bot.service.systems import InstalledSystems, pin_outcome_types
 from bot.storage import Repository, StorageConflict
 from bot.table import commands as gc
@@ -42,6 +44,14 @@ from rules_core.system import GameSystem
 WRITE_ATTEMPTS = 50
 """How many times one action is decided again when other processes keep writing its game first
 (each refusal means another writer made progress; PostgreSQL with several processes)."""
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def _new_game_id() -> str:
+    return uuid.uuid4().hex
 
 
 class GameService(TableWrites, NewGame, Rolls, Reads, League, StatsCommand, Scenarios):

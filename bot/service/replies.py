@@ -16,10 +16,10 @@ from rules_core.outcome import Step
 from rules_core.scenario import SETUP_ACTION, setup_text
 
 
-def _proposal_text(command: Mapping[str, Any]) -> str:
+def proposal_text(command: Mapping[str, Any]) -> str:
     """``/asl level side:Axis level:2`` — a proposed command as typed.
 
-    >>> _proposal_text({"action": "game.void", "entry": 7, "reason": "misclick"})
+    >>> proposal_text({"action": "game.void", "entry": 7, "reason": "misclick"})
     '/game void entry:7 reason:misclick'
     """
     if command.get("action") == SETUP_ACTION:  # a scenario: its commands as they are typed
@@ -39,7 +39,7 @@ def _option_text(value: Any) -> str:
     return f'"{text}"' if " " in text or not text else text
 
 
-def _declared_what(entry: Mapping[str, Any]) -> str:
+def declared_what(entry: Mapping[str, Any]) -> str:
     """What a declaration declares: ``/asl fire`` or ``/roll DR``."""
     if entry["declares"] == "action":
         return command_path(entry["action"]["action"])
@@ -160,7 +160,7 @@ class Replies:
                 + f" ({e['attacker']} attacked)"
             ),
             "game.propose": lambda e: (
-                f"{with_verb(e['by']['name'], 'proposes')} {_proposal_text(e['command'])}; the "
+                f"{with_verb(e['by']['name'], 'proposes')} {proposal_text(e['command'])}; the "
                 f"{' or '.join(e['needs'])} player confirms with /game confirm entry:{e['seq']}"
             ),
             "game.end": lambda e: "The game is over; the dice seed is revealed",
@@ -217,7 +217,7 @@ class Replies:
                     ),
                 }
             )
-        what = _declared_what(entry)
+        what = declared_what(entry)
         digest = str(entry.get("hash") or row.head_hash)
         return Reply(
             command=what.split(" ")[0] if entry["declares"] == "roll" else what,

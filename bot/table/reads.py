@@ -10,7 +10,7 @@ from bot.models import FollowUp, Place, Reply, ReplyFile
 from bot.service.beacon import beacon_status
 from bot.service.options import command_path
 from bot.service.proposals import Proposals
-from bot.service.replies import _declared_what, _proposal_text
+from bot.service.replies import declared_what, proposal_text
 from bot.storage import GameRow
 from bot.web import PAGE_NAME, verifier_page
 
@@ -42,9 +42,9 @@ def _summary(entry: Mapping[str, Any]) -> str:
     if kind == "game.void":
         return f"{who}: void entry {entry['entry']} ({entry['reason']})"
     if kind == "game.propose":
-        return f"{who}: proposes {_proposal_text(entry['command'])}"
+        return f"{who}: proposes {proposal_text(entry['command'])}"
     if kind == "declared":
-        return f"{who}: {_declared_what(entry)} declared for beacon round {entry['round']}"
+        return f"{who}: {declared_what(entry)} declared for beacon round {entry['round']}"
     if kind == "resolved":
         inner = _summary({**entry, "kind": entry["resolves"]})
         return f"{inner} (entry {entry['declared']}, beacon round {entry['beacon']['round']})"
@@ -85,7 +85,7 @@ class Reads(Proposals):
                 (
                     "Waiting for confirmation",
                     "\n".join(
-                        f"#{p['entry']} {p['by']['name']}: {_proposal_text(p['command'])}"
+                        f"#{p['entry']} {p['by']['name']}: {proposal_text(p['command'])}"
                         for p in proposals
                     ),
                 ),

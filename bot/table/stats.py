@@ -68,6 +68,10 @@ class StatsCommand(Proposals):
             lines = category_lines(sums)
             if lines:
                 fields = (("By category", "\n".join(lines)),)
+        fields = (
+            *fields,
+            *await self._scripted_dice(place, game_id, channel_id, user_id, category),
+        )
         kind = f"{category} dice" if category else "Dice"
         return Reply(
             command="/stats",
@@ -77,3 +81,52 @@ class StatsCommand(Proposals):
             scripted=self.script is not None,
             ephemeral=True,
         )
+
+    async def _scripted_dice(
+        self,
+        place: Place,
+        game_id: int | None,
+        channel_id: int | None,
+        user_id: int | None,
+        category: str | None,
+    ) -> tuple[tuple[str, str], ...]:
+        """In a scripted run (the console's ``--dice``), its scripted dice in the same scope,
+        apart from the random ones and marked so: chosen faces prove nothing about the dice, so
+        they are counted but never tested. The bot itself never reads them (it rolls no scripted
+        die), so it does not pay for reading the logs."""
+        if self.script is None:
+            return ()
+        counts: dict[int, dict[int, int]] = {}
+        sums: dict[tuple[str, int], list[int]] = {}
+        for game in await self.repo.games_in_guild(place.guild_id):
+            if (game_id is not None and game.id != game_id) or (
+                channel_id is not None and game.channel_id != channel_id
+            ):
+                continue
+            for stored in await self.repo.entries(game.id):
+                entry = stored.data()
+                if user_id is not None and entry.get("by", {}).get("id") != user_id:
+                    continue
+                for die in entry.get("dice", ()):
+                    label, sides, face = str(die["label"]), int(die["sides"]), int(die["face"])
+                    if not die.get("scripted") or (
+                        category is not None and not label.startswith(category + " ")
+                    ):
+                        continue
+                    faces = counts.setdefault(sides, {})
+                    faces[face] = faces.get(face, 0) + 1
+                    tally = sums.setdefault((label, sides), [0, 0])
+                    tally[0] += 1
+                    tally[1] += face
+        if not counts:
+            return ()
+        lines = [
+            f"d{sides}: {sum(faces.values())} dice — "
+            + " ".join(f"{face}:{faces.get(face, 0)}" for face in range(1, sides + 1))
+            for sides, faces in sorted(counts.items())
+        ]
+        if category is None:
+            lines += category_lines(
+                [(label, sides, n, t) for (label, sides), (n, t) in sums.items()]
+            )
+        return (("Scripted dice (chosen, not random: never tested)", "\n".join(lines)),)

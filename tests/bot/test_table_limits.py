@@ -77,3 +77,38 @@ def test_the_log_shows_a_rolls_category_and_reason(tmp_path: Path) -> None:
     assert "  #3: you: /roll MC DR 7 (3,4) for squad B [#1=3 #2=4]" in out, out
     assert "  #4: you: /roll dr 5 for which squad [#3=5]" in out, out
     assert "  #5: you: /roll DR 2 (1,1) [#4=1 #5=1]" in out, out
+
+
+def test_stats_of_a_scripted_run_show_its_dice_apart_and_say_they_are_not_tested(
+    tmp_path: Path,
+) -> None:
+    """Regression: /stats ignored scripted dice without a word, so a scripted run (and so every
+    example in the docs) showed no dice after rolling."""
+    out = console(
+        tmp_path,
+        """\
+/game new system:asl
+/game seat side:Axis
+@bob /game seat side:Allied
+/roll category:IFT count:2
+@bob /roll category:RS
+/stats
+/stats category:IFT
+/stats player:@bob
+""",
+        "--dice=6,6,1,2,4",
+    )
+    mark = "Scripted dice (chosen, not random: never tested)"
+    assert out[out.index("[SCRIPTED DICE] Dice of everyone in this channel") :].splitlines()[
+        1:4
+    ] == [
+        f"  {mark}: d6: 5 dice — 1:1 2:1 3:0 4:1 5:0 6:2",
+        "    IFT: 2 DR, mean 7.50",
+        "    RS: 1 dr, mean 4.00",
+    ]
+    assert f"  {mark}: d6: 4 dice — 1:1 2:1 3:0 4:0 5:0 6:2\n" in out  # category:IFT
+    assert out.endswith(
+        "[SCRIPTED DICE] Dice of bob in this channel\n"
+        f"  {mark}: d6: 1 dice — 1:0 2:0 3:0 4:1 5:0 6:0\n"
+        "    RS: 1 dr, mean 4.00\n"
+    ), out

@@ -212,9 +212,22 @@ class Table:
             if not (referee or held):
                 raise Mismatch(seq, f"{by['name']} holds no seat and is not a referee")
             if kind == "game.propose":
-                self.proposals[seq] = {"by": by["id"], "command": entry["command"]}
+                self.proposals[seq] = {
+                    "by": by["id"],
+                    "command": entry["command"],
+                    "needs": list(entry.get("needs", self.sides)),
+                }
             if kind == "roll" and "sides" in entry and set(entry["sides"]) != held:
                 raise Mismatch(seq, f"names the sides {entry['sides']}, the roller holds others")
+        elif kind == "game.decline":
+            proposal = self.proposals.pop(entry["entry"], None)
+            if proposal is None:
+                raise Mismatch(seq, f"declines entry {entry['entry']}, not a waiting proposal")
+            withdrawn = proposal["by"] == who
+            if bool(entry.get("withdrawn")) != withdrawn:
+                raise Mismatch(seq, "says withdrawn of a proposal not its author's, or not so")
+            if not (withdrawn or referee or held & set(proposal["needs"])):
+                raise Mismatch(seq, f"{by['name']} may not decline proposal {entry['entry']}")
         elif kind == "game.seat":
             if entry["side"] not in self.seats:
                 raise Mismatch(seq, f"seats a side {entry['side']!r} the game does not have")

@@ -108,6 +108,7 @@ class GameService(TableWrites, NewGame, Rolls, Reads, League, StatsCommand, Scen
             gc.RollDice: self._roll,
             gc.GameCancel: self._cancel,
             gc.GameSetup: self._setup,
+            gc.GameDecline: self._decline,
         }
         """The write handler of each table command; a system action goes to ``_act``."""
 

@@ -1,4 +1,5 @@
-"""/game void and /game confirm: voiding entries and confirming proposals."""
+"""/game void, /game confirm and /game decline: voiding entries, confirming or refusing
+proposals."""
 
 from __future__ import annotations
 
@@ -116,6 +117,27 @@ class Proposals(Actions):
             data["agreed"] = agreed
             table["proposals"] = [p for p in table["proposals"] if p["entry"] != agreed["proposal"]]
         return Change(kind="game.void", data=data, table=table, state=new_state)
+
+    def _decline(self, live: Live, actor: Actor, command: gc.GameDecline) -> Change:
+        """Refuse a waiting proposal (a player of a side that would confirm it, or a referee), or
+        withdraw it (its proposer): logged, and it can no longer be confirmed."""
+        row = live.row
+        proposal = next(
+            (p for p in row.table.get("proposals", ()) if p["entry"] == command.entry), None
+        )
+        if proposal is None:
+            raise CannotVoid(f"Entry {command.entry} is not a proposal waiting for confirmation.")
+        withdrawn = proposal["by"]["id"] == actor.user_id
+        held = set(self.held_sides(row, actor))
+        if not (withdrawn or self.is_referee(row, actor) or held & set(proposal["needs"])):
+            raise NotYourSide(
+                f"Only the {' or '.join(proposal['needs'])} player or a referee may decline "
+                "this proposal; its proposer may withdraw it."
+            )
+        table = copy_table(row.table)
+        table["proposals"] = [p for p in table["proposals"] if p["entry"] != command.entry]
+        data = {"entry": command.entry, "reason": command.reason.strip(), "withdrawn": withdrawn}
+        return Change(kind="game.decline", data=data, table=table)
 
     async def _confirm(self, live: Live, actor: Actor, command: gc.GameConfirm) -> Change:
         """Carry out a proposal with the agreement of the other side."""

@@ -163,6 +163,11 @@ class Replies:
                 f"{with_verb(e['by']['name'], 'proposes')} {proposal_text(e['command'])}; the "
                 f"{' or '.join(e['needs'])} player confirms with /game confirm entry:{e['seq']}"
             ),
+            "game.decline": lambda e: (
+                f"Proposal {e['entry']} "
+                + ("withdrawn" if e["withdrawn"] else "declined")
+                + (f": {e['reason']}" if e["reason"] else "")
+            ),
             "game.end": lambda e: "The game is over; the dice seed is revealed",
             "game.cancel": lambda e: (
                 f"Entry {e['entry']} is cancelled before beacon round {e['round']}: {e['reason']}"

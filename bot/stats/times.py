@@ -4,9 +4,9 @@ other side's last action — for league organisers chasing a stalled play-by-mai
 What counts (the rules of this reading, restated in docs/guide/TABLE.md):
 
 - **An action** is an entry a seated player makes that moves the game on: a rules action (a
-  declared command, or a confirmed proposal: the confirmer acted), a proposal, a roll, a beacon
-  declaration. Seats, notices, seed phrases, results and everything a referee does (a void, a
-  rotation, the end) are not actions; read-only commands are not logged at all.
+  declared command, or a confirmed proposal: the confirmer acted), a proposal or its refusal, a
+  roll, a beacon declaration. Seats, notices, seed phrases, results and everything a referee
+  does (a void, a rotation, the end) are not actions; read-only commands are not logged.
 - **Whose action:** the entry's author's seat at that moment. An author holding no seat (a
   referee, an administrator) or every seat (one person playing both sides) is nobody's
   opponent, and an entry carrying a referee's correction is the referee's: none is counted.
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-ACTION_KINDS = frozenset({"action", "roll", "game.propose", "declared"})
+ACTION_KINDS = frozenset({"action", "roll", "game.propose", "game.decline", "declared"})
 """The log entries that are a player's move (docs/guide/TABLE.md, "Response times")."""
 
 

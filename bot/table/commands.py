@@ -179,6 +179,14 @@ class GameConfirm(_Command):
     entry: int = Field(ge=1, le=MAX_SEQ, description="The sequence number of the proposal")
 
 
+class GameDecline(_Command):
+    """Refuse a proposal waiting for your side, or withdraw your own."""
+
+    action: Literal["game.decline"] = "game.decline"
+    entry: int = Field(ge=1, le=MAX_SEQ, description="The sequence number of the proposal")
+    reason: str = Field(default="", max_length=200, description="Why, for the log")
+
+
 class GameExport(_Command):
     """The whole log as a file anyone can verify offline."""
 
@@ -281,6 +289,7 @@ TableCommand = Annotated[
     | GameRotate
     | GameVoid
     | GameConfirm
+    | GameDecline
     | GameExport
     | GameSetup
     | GameForces
@@ -307,6 +316,7 @@ TABLE_COMMANDS: tuple[type[BaseModel], ...] = (
     GameRotate,
     GameVoid,
     GameConfirm,
+    GameDecline,
     GameExport,
     GameSetup,
     GameForces,

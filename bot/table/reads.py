@@ -41,6 +41,10 @@ def _summary(entry: Mapping[str, Any]) -> str:
         return f"{who}: /roll {category}{entry['text']}{reason} [{dice}]"
     if kind == "game.void":
         return f"{who}: void entry {entry['entry']} ({entry['reason']})"
+    if kind == "game.decline":
+        verb = "withdraws" if entry["withdrawn"] else "declines"
+        reason = f" ({entry['reason']})" if entry["reason"] else ""
+        return f"{who}: {verb} proposal {entry['entry']}{reason}"
     if kind == "game.propose":
         return f"{who}: proposes {proposal_text(entry['command'])}"
     if kind == "declared":

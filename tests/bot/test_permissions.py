@@ -318,6 +318,7 @@ OWN_RULES: set[type[BaseModel]] = {
     gc.GameConfirm,
     gc.GameResult,  # tests/bot/test_league.py: players and referees record, others are refused
     gc.GameSetup,  # below: each of its commands as that command would be (own, proposed, refused)
+    gc.GameDecline,  # tests/bot/test_decline.py: the other side, the proposer or a referee
 }
 """Checked by their own tests below (a new game, seats, voids and confirmations)."""
 

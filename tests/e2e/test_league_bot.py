@@ -28,7 +28,7 @@ from tests.fake_discord import FakeDiscord, Reply
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 TIMEOUT = 30.0
-CHANNELS = ("league-1", "league-2", "league-3", "batch-1", "notice-2")
+CHANNELS = ("league-1", "league-2", "league-3", "batch-1", "notice-2", "decline-1")
 HEADER = (
     "TOURNAMENT ID,ROUND NO.,LEAVE BLANK,SCENARIO ID,PLAYER 1 NAME,PLAYER 1 ATTACKER OR DEFENDER,"
     "PLAYER 1 ALLIES OR AXIS,PLAYER 1 RESULT,PLAYER 2 NAME,PLAYER 2 ATTACKER OR DEFENDER,"
@@ -263,3 +263,30 @@ async def test_the_defensive_fire_phase_mentions_only_the_defenders_player(
     ), final.data
     assert [str(u) for u in final.data["allowed_mentions"]["users"]] == [bob]
     assert final.data["allowed_mentions"]["parse"] == []
+
+
+async def test_a_declined_proposal_cannot_be_confirmed_with_its_button(
+    table: tuple[FakeDiscord, BotProcess],
+) -> None:
+    discord, _ = table
+    channel = "decline-1"
+    await seated_game(discord, channel, "Refused", axis="alice", allied="bob")
+    level = {"side": "Axis", "level": 3}
+    proposal = await answer(discord, ["asl", "level"], level, user="bob", channel=channel)
+    assert proposal.embeds[0]["title"].startswith("#4 bob proposes /asl level"), proposal.data
+    (confirm,) = proposal.custom_ids
+    refused = await answer(
+        discord, ["game", "decline"], {"entry": 4}, user="ref", channel="league-1"
+    )
+    assert refused.ephemeral  # another channel's game has no proposal 4
+    declined = await answer(
+        discord, ["game", "decline"], {"entry": 4, "reason": "level 2, as agreed"},
+        user="alice", channel=channel,
+    )  # fmt: skip
+    assert not declined.ephemeral
+    assert declined.embeds[0]["title"] == "#5 Proposal 4 declined: level 2, as agreed"
+    assert proposal.message is not None
+    sent = await discord.click(confirm, proposal.message["id"], user="alice", channel=channel)
+    late = await sent.next_reply(TIMEOUT)
+    assert late.ephemeral
+    assert late.content == "Entry 4 is not a proposal waiting for confirmation."

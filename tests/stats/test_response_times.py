@@ -54,18 +54,19 @@ def test_a_response_runs_from_the_other_sides_latest_action_to_the_players_next(
         entry("game.propose", ANN, 100),  # Axis answers after 20 min
         entry("action", BEN, 100 + 24 * 60),  # Allied confirms a day later: it acted
         entry("declared", ANN, 100 + 24 * 60 + 5),  # a beacon declaration is an action
+        entry("game.decline", BEN, 100 + 24 * 60 + 45),  # refusing a proposal answers it
     ]
     times = response_times(log)
     assert figures(times) == [
         ("Axis", "ann", 2, [20, 5]),
-        ("Allied", "ben", 2, [60, 24 * 60]),
+        ("Allied", "ben", 3, [60, 24 * 60, 40]),
     ]
     axis, allied = times
-    assert allied.median == timedelta(minutes=(60 + 24 * 60) / 2)
+    assert allied.median == timedelta(minutes=60)
     assert allied.longest == timedelta(days=1)
-    assert allied.total == timedelta(minutes=60 + 24 * 60)
+    assert allied.total == timedelta(minutes=60 + 24 * 60 + 40)
     assert times_line(allied) == (
-        "2 responses · median 12 h 30 min · longest 1 d 0 h 00 min · waiting in all 1 d 1 h 00 min"
+        "3 responses · median 1 h 00 min · longest 1 d 0 h 00 min · waiting in all 1 d 1 h 40 min"
     )
     assert times_line(axis) == (
         "2 responses · median 12 min 30 s · longest 20 min 0 s · waiting in all 25 min 0 s"

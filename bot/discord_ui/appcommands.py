@@ -10,6 +10,8 @@ of a user (exactly the fields ``id`` and ``name``, like ``bot.models.UserRef``) 
 the handler gets the ``discord.Member`` and the model validates from it. A field typed with a
 model of a file (the fields ``filename`` and ``text``, ``bot.models.AttachedFile``) is an
 attachment option: the command downloads the file (64 KiB at most, UTF-8) and passes its text.
+An optional text field with ``json_schema_extra={"modal": label}`` is asked for in a form (a
+paragraph of up to 4000 characters) when the command is given no option at all.
 Any other class (a ``Fraction``…) is typed as text for the model to parse.
 
 The generated commands do nothing themselves: they pass ``(interaction, path, options, preview)``
@@ -44,6 +46,7 @@ from discord import app_commands
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
+from bot.discord_ui.tree import report_error
 from bot.errors import BadCommand, UserError
 from bot.models import AttachedFile
 from rules_core.errors import RulesError
@@ -59,6 +62,8 @@ NameLookup = Callable[[discord.Interaction[Any], str, str], Awaitable[list[str]]
 AppCommand = app_commands.Command[Any, ..., Any] | app_commands.Group
 LIMIT = 100  # Discord's limit on names of choices and on descriptions
 MAX_CHOICES = 25
+MODAL_LABEL = 45  # Discord's limit on a form's title and its labels
+MODAL_TEXT = 4000  # Discord's limit on a form's text input
 PREVIEW_HELP = "Show only to you the exact odds of every result, and roll nothing."
 
 
@@ -74,6 +79,10 @@ class OptionSpec:
     required: bool
     is_list: bool = False
     autocomplete: str | None = None
+    modal: str | None = None
+    """A text option a form asks for when the command is given no option at all: its label
+    (``json_schema_extra={"modal": label}``; a paragraph, for text longer than a line)."""
+    max_length: int | None = None
 
     @property
     def display_name(self) -> str:
@@ -168,6 +177,8 @@ def build_command(
     if rolls_dice and any(spec.name == "preview" for spec in specs):
         raise TypeError(f"{model.__name__}: 'preview' is reserved for commands that roll")
 
+    asked = next((spec for spec in specs if spec.modal), None)
+
     async def callback(interaction: discord.Interaction[Any], **values: Any) -> None:
         preview = bool(values.pop("preview", None))
         options = {
@@ -178,6 +189,9 @@ def build_command(
         for name, value in options.items():
             if isinstance(value, discord.Attachment):  # downloaded here, checked, as text
                 options[name] = await read_attachment(value)
+        if asked is not None and not options and not preview:  # a form asks for the text
+            await interaction.response.send_modal(TextModal(path, asked, handler))
+            return
         await handler(interaction, path, options, preview)
 
     parameters = [
@@ -217,6 +231,30 @@ def build_command(
         callback=fn,
         extras={"model": model, "path": path},
     )
+
+
+class TextModal(discord.ui.Modal):
+    """The form a command opens when it is given no option: one paragraph for its text option
+    (a scenario's commands, one a line); submitted, it runs the command with that text."""
+
+    def __init__(self, path: tuple[str, ...], spec: OptionSpec, handler: ActionHandler) -> None:
+        super().__init__(title=_cut("/" + " ".join(path), MODAL_LABEL))
+        self.path, self.spec, self.handler = path, spec, handler
+        self.text: discord.ui.TextInput[Any] = discord.ui.TextInput(
+            label=spec.modal or spec.display_name,
+            style=discord.TextStyle.paragraph,
+            max_length=min(MODAL_TEXT, spec.max_length or MODAL_TEXT),
+        )
+        self.add_item(self.text)
+
+    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
+        await self.handler(interaction, self.path, {self.spec.name: self.text.value}, False)
+
+    # discord.py's Modal.on_error takes no item (unlike a View's): its own override's signature
+    async def on_error(  # type: ignore[override]
+        self, interaction: discord.Interaction[Any], error: Exception, /
+    ) -> None:
+        await report_error(interaction, error)
 
 
 def _group(
@@ -261,7 +299,20 @@ def _option_spec(model: type[BaseModel], name: str, field: FieldInfo) -> OptionS
         raise TypeError(f"{where}: cannot type {annotation!r} as an option")
     if autocomplete and discord_type is not str:
         raise TypeError(f"{where}: autocomplete needs a plain text option")
-    return OptionSpec(name, discord_type, description, required, is_list, autocomplete)
+    modal = extra.get("modal")
+    if modal and (annotation is not str or required):
+        raise TypeError(f"{where}: a form asks only for an optional text option")
+    longest = next((m.max_length for m in field.metadata if hasattr(m, "max_length")), None)
+    return OptionSpec(
+        name,
+        discord_type,
+        description,
+        required,
+        is_list,
+        autocomplete,
+        _cut(str(modal), MODAL_LABEL) if modal else None,
+        int(longest) if longest is not None else None,
+    )
 
 
 def _choices(where: str, values: tuple[Any, ...]) -> Any:
@@ -372,8 +423,8 @@ def _list_of_str(annotation: Any) -> bool:
     return args == [str]
 
 
-def _cut(text: str) -> str:
-    return text if len(text) <= LIMIT else text[: LIMIT - 1] + "…"
+def _cut(text: str, limit: int = LIMIT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 __all__ = [

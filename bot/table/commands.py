@@ -212,7 +212,8 @@ class GameSetup(_Command):
     text: str = Field(
         default="",
         max_length=MAX_SETUP_TEXT,
-        description='Or the set-up commands here, separated by ";"',
+        description='Or the commands here, separated by ";" (no option: a form asks for them)',
+        json_schema_extra={"modal": "Set-up commands, one a line"},
     )
 
 

@@ -137,3 +137,31 @@ async def test_guild_commands_sync_apart_from_global_ones(
         assert (response.status, (await response.json())["code"]) == (400, 50035)
     assert fake_discord.sync_requests == [guild]
     assert fake_discord.commands.get(None) is None
+
+
+def _modal(title: str = "/game setup", rows: int = 1, longest: int = 4000) -> dict[str, Any]:
+    row = {
+        "type": 1,
+        "components": [
+            {"type": 4, "custom_id": "t", "style": 2, "label": "Text", "max_length": longest}
+        ],
+    }
+    return {"type": 9, "data": {"custom_id": "m", "title": title, "components": [row] * rows}}
+
+
+async def test_a_modal_is_refused_as_discord_refuses_it(
+    fake_discord: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    url = f"{fake_discord.api_base}/interactions/111/tok-111/callback?with_response=1"
+    for wrong in (_modal(title="x" * 46), _modal(rows=6), _modal(longest=4001)):
+        pending(fake_discord)
+        status, data = await post(http, url, wrong)
+        assert (status, data["code"]) == (400, 50035), wrong
+    sent = pending(fake_discord)
+    async with http.post(url, json=_modal()) as response:
+        assert response.status == 200
+    form = await sent.next_reply(1)
+    assert form.type == 9
+    # submitting it needs every required input (the real bot submits one: test_setup_bot.py)
+    with pytest.raises(AssertionError, match="required"):
+        await fake_discord.submit_modal(form, {})

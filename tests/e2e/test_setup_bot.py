@@ -18,7 +18,7 @@ from tests.fake_discord import FakeDiscord, Reply, UploadedFile
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 TIMEOUT = 30.0
-CHANNELS = ("setup-1", "setup-2", "setup-3")
+CHANNELS = ("setup-1", "setup-2", "setup-3", "setup-4")
 SCENARIO = Path(__file__).resolve().parents[2] / "docs" / "scenarios" / "asl.txt"
 
 
@@ -138,3 +138,32 @@ async def test_a_wrong_scenario_is_refused_whole_and_only_to_its_sender(
     assert not pasted.ephemeral and "1 unit, 1 weapon" in pasted.text
     log = await answer(discord, ["game", "log"], channel="setup-3")
     assert "/game setup" in log.text
+
+
+async def test_no_option_opens_a_form_whose_lines_are_the_scenario(
+    table: tuple[FakeDiscord, BotProcess],
+) -> None:
+    discord, _ = table
+    await new_game(discord, "setup-4")
+    sent = await discord.slash(["game", "setup"], {}, user="ref", channel="setup-4")
+    form = await sent.next_reply(TIMEOUT)
+    assert form.type == 9 and form.data["title"] == "/game setup"
+    lines = "level side:Axis level:1\nunit add name:A side:Axis kind:squad quality:4-6-7\n"
+    submitted = await discord.submit_modal(
+        form, {"Set-up commands, one a line": lines}, user="ref", channel="setup-4"
+    )
+    reply = await submitted.next_reply(TIMEOUT)
+    if reply.type == 5:
+        reply = await submitted.next_reply(TIMEOUT)
+    assert not reply.ephemeral, reply.text
+    assert "**Axis**: 1 unit" in reply.text and "**settings**: level" in reply.text
+    # a wrong form is refused with its lines, only to its sender
+    sent = await discord.slash(["game", "setup"], {}, channel="setup-4")
+    form = await sent.next_reply(TIMEOUT)
+    submitted = await discord.submit_modal(
+        form,
+        {"Set-up commands, one a line": "unit add name:B side:Axis\n# end"},
+        channel="setup-4",
+    )
+    refused = await submitted.next_reply(TIMEOUT)
+    assert refused.ephemeral and "line 1: Give the option kind." in refused.text

@@ -48,12 +48,14 @@ from tests.fake_discord import payloads as p
 INTERACTION_APPLICATION_COMMAND = 2
 INTERACTION_COMPONENT = 3
 INTERACTION_AUTOCOMPLETE = 4
+INTERACTION_MODAL_SUBMIT = 5
 
 CALLBACK_MESSAGE = 4
 CALLBACK_DEFERRED_MESSAGE = 5
 CALLBACK_DEFERRED_UPDATE = 6
 CALLBACK_UPDATE_MESSAGE = 7
 CALLBACK_AUTOCOMPLETE = 8
+CALLBACK_MODAL = 9
 
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
@@ -373,6 +375,32 @@ class FakeDiscord:
             raise AssertionError(f"the button {custom_id!r} is disabled")
         data = {"custom_id": custom_id, "component_type": 2}
         return await self._send(INTERACTION_COMPONENT, data, user, channel, message=message)
+
+    async def submit_modal(
+        self,
+        modal: Reply,
+        values: Mapping[str, str],
+        *,
+        user: str = "alice",
+        channel: str = "general",
+    ) -> SentInteraction:
+        """Fill in a modal the bot opened (a type 9 callback) and submit it (a MODAL_SUBMIT):
+        ``values`` by each text input's label, as the member types them."""
+        if modal.type != CALLBACK_MODAL:
+            raise AssertionError(f"the bot answered with a type {modal.type} callback, not a modal")
+        rows = []
+        for row in modal.data["components"]:
+            inputs = []
+            for item in row["components"]:
+                value = values.get(item["label"], "")
+                if item.get("required", True) and not value:
+                    raise AssertionError(f"the modal's {item['label']!r} is required")
+                if len(value) > int(item.get("max_length", 4000)):
+                    raise AssertionError(f"{item['label']!r} takes at most {item['max_length']}")
+                inputs.append({"type": 4, "custom_id": item["custom_id"], "value": value})
+            rows.append({"type": 1, "components": inputs})
+        data = {"custom_id": modal.data["custom_id"], "components": rows}
+        return await self._send(INTERACTION_MODAL_SUBMIT, data, user, channel)
 
     async def redeliver(self, sent: SentInteraction) -> SentInteraction:
         """Dispatch the same INTERACTION_CREATE again (same id and token), as a resume can."""
@@ -859,6 +887,10 @@ class FakeDiscord:
         _check_message(data)
         if kind == CALLBACK_AUTOCOMPLETE:
             _check_choices(data)
+        if kind == CALLBACK_MODAL:
+            if sent.payload["type"] in (INTERACTION_AUTOCOMPLETE, INTERACTION_MODAL_SUBMIT):
+                raise DiscordError(400, 50035, "Invalid Form Body: a modal cannot answer this.")
+            _check_modal(data)
         sent.acknowledged = True
         message: dict[str, Any] | None = None
         if kind in (CALLBACK_MESSAGE, CALLBACK_DEFERRED_MESSAGE):
@@ -1065,6 +1097,31 @@ def _check_message(data: Mapping[str, Any]) -> None:
         total += len((embed.get("footer") or {}).get("text") or "")
         if total > 6000:
             raise DiscordError(400, 50035, "Invalid Form Body: embed longer than 6000.")
+
+
+def _check_modal(data: Mapping[str, Any]) -> None:
+    """Discord's checks on a modal: a title of 1-45 characters, a custom id of 1-100, 1-5 rows of
+    one text input each, labels of 1-45 characters, lengths of at most 4000."""
+
+    def refuse(why: str) -> DiscordError:
+        return DiscordError(400, 50035, f"Invalid Form Body: modal: {why}")
+
+    if not 1 <= len(str(data.get("title") or "")) <= 45:
+        raise refuse("title must be 1-45 characters")
+    if not 1 <= len(str(data.get("custom_id") or "")) <= 100:
+        raise refuse("custom_id must be 1-100 characters")
+    rows = data.get("components") or []
+    if not 1 <= len(rows) <= 5:
+        raise refuse("1 to 5 components")
+    for row in rows:
+        items = row.get("components") or []
+        if row.get("type") != 1 or len(items) != 1 or items[0].get("type") != 4:
+            raise refuse("each row holds one text input")
+        item = items[0]
+        if not 1 <= len(str(item.get("label") or "")) <= 45:
+            raise refuse("a label must be 1-45 characters")
+        if int(item.get("max_length", 4000)) > 4000:
+            raise refuse("max_length is at most 4000")
 
 
 def _check_choices(data: Mapping[str, Any]) -> None:

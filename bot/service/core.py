@@ -176,11 +176,14 @@ class ServiceCore(Permissions, Replies):
         """The channel's active game, from the cache or the database.
 
         Only a caller holding the channel's lock (``locked``) caches what it read: a reader
-        without the lock could otherwise cache a row that a writer moved past meanwhile.
+        without the lock could otherwise cache a row that a writer moved past meanwhile. A reader
+        (a listing, a preview, an autocomplete) first checks the cached game's head against the
+        database (:meth:`_still_stored`), so it shows what another process wrote; a writer does
+        not need to (its append is refused if the head moved, and it reloads).
         """
         key = (place.guild_id, place.channel_id)
         live = self._cached(key)
-        if live is not None:
+        if live is not None and (locked or await self._still_stored(key, live.row)):
             return live
         row = await self.repo.active_game(place.guild_id, place.channel_id)
         if row is None:
@@ -201,11 +204,22 @@ class ServiceCore(Permissions, Replies):
             "with /game new (/game status, /game log and /game export still show the ended game)."
         )
 
+    async def _still_stored(self, key: tuple[int, int], row: GameRow) -> bool:
+        """Whether the cached ``row`` is still the stored game (same head, same status); if
+        another process (a console, a second bot process) wrote it since, the cached copy is
+        dropped so that the caller reads the game afresh. One small read."""
+        if await self.repo.game_head(row.id) == (row.head_seq, row.status):
+            return True
+        if self._live.get(key) is not None and self._live[key].row is row:
+            self._live.pop(key, None)
+        return False
+
     async def _readable(self, place: Place) -> GameRow:
-        """The active game, or the channel's last ended game (everyone may read it)."""
+        """The active game, or the channel's last ended game (everyone may read it), as stored
+        now (a cached copy is checked against the database first)."""
         key = (place.guild_id, place.channel_id)
         live = self._live.get(key)
-        if live is not None:
+        if live is not None and await self._still_stored(key, live.row):
             return live.row
         row = await self.repo.latest_game(place.guild_id, place.channel_id)
         if row is None:

@@ -315,6 +315,12 @@ class Repository(abc.ABC):
         """A game by its row id."""
         return await self._one_game(sql.GAME_BY_ID, (game_id,))
 
+    async def game_head(self, game_id: int) -> tuple[int, str] | None:
+        """The game's log head (sequence number) and status, or None: one small read, for a
+        process to tell whether its cached copy of the game is still the stored one."""
+        row = await self._fetch_one(sql.GAME_HEAD, (game_id,))
+        return (int(row[0]), str(row[1])) if row is not None else None
+
     async def entry_by_interaction(self, interaction_id: str) -> StoredEntry | None:
         """The entry an interaction produced, if it was seen before."""
         row = await self._fetch_one(sql.ENTRY_BY_INTERACTION, (interaction_id,))

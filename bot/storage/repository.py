@@ -129,6 +129,15 @@ class SQLiteRepository(Repository):
         """The rows of one read, on the reader connection (committed data only)."""
         return list(await self._reader.execute_fetchall(query, params))
 
+    async def game_head(self, game_id: int) -> tuple[int, str] | None:
+        """The game's log head and status, read on the event loop's own connection (a lookup by
+        key in WAL mode never waits for a writer): no thread hand-over, the cost of the other
+        reads, for the check every read of a cached game makes."""
+        if self._direct is None:
+            return await super().game_head(game_id)
+        row = self._direct.execute(sql.GAME_HEAD, (game_id,)).fetchone()
+        return (int(row[0]), str(row[1])) if row is not None else None
+
     @contextlib.asynccontextmanager
     async def _transaction(self) -> AsyncIterator[Transaction]:
         """One write transaction on the writer connection, under the write lock."""

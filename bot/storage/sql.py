@@ -48,6 +48,8 @@ LATEST_GAME = (
     "ORDER BY id DESC LIMIT 1"
 )
 GAME_BY_ID = f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?"
+GAME_HEAD = "SELECT head_seq, status FROM games WHERE id = ?"
+"""A game's log head and status: what a process checks its cached copy of the game against."""
 PENDING_CANDIDATES = (
     f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' "
     """AND table_json LIKE '%"pending":%' ORDER BY id"""
@@ -275,6 +277,7 @@ __all__ = [
     "ENTRY_BY_INTERACTION",
     "GAME_BY_ID",
     "GAME_COLUMNS",
+    "GAME_HEAD",
     "GUILD_GAMES",
     "HOLD_GAME",
     "INSERT_ENTRY",

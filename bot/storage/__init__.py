@@ -4,6 +4,7 @@ the SQL and numbered migrations are written once (:mod:`bot.storage.sql`)."""
 
 from bot.storage.base import (
     Append,
+    BoardRow,
     Duplicate,
     GameRow,
     Repository,
@@ -17,6 +18,7 @@ from bot.storage.repository import SQLiteRepository
 
 __all__ = [
     "Append",
+    "BoardRow",
     "Duplicate",
     "GameRow",
     "Repository",

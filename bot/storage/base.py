@@ -105,6 +105,17 @@ class StoredEntry:
         return parsed
 
 
+@dataclass(frozen=True)
+class BoardRow:
+    """A game's status board in Discord (``/game board``): operational, kept outside the log."""
+
+    game_id: int
+    message_id: int | None
+    """The board's message, once posted (None: not posted yet)."""
+    enabled: bool
+    """Updated after every action (False: turned off with ``/game board on:false``)."""
+
+
 @dataclass
 class Append:
     """Everything one action writes, in one transaction."""
@@ -389,6 +400,16 @@ class Repository(abc.ABC):
         """
         yield
 
+    async def board(self, game_id: int) -> BoardRow | None:
+        """The game's status board, if ``/game board`` was ever used in it."""
+        row = await self._fetch_one(sql.BOARD, (game_id,))
+        return BoardRow(int(row[0]), row[1], bool(row[2])) if row is not None else None
+
+    async def set_board(self, game_id: int, message_id: int | None, enabled: bool) -> None:
+        """Record the game's status board (its message and whether it is on), durably."""
+        async with self._transaction() as tx:
+            await tx.execute(sql.SET_BOARD, (game_id, message_id, int(enabled)))
+
     async def create_game(self, game: GameRow, genesis: StoredEntry) -> int:
         """Insert a game, its first seed epoch and its genesis entry in one transaction.
 
@@ -413,6 +434,7 @@ class Repository(abc.ABC):
 
 __all__ = [
     "Append",
+    "BoardRow",
     "Duplicate",
     "GameRow",
     "Repository",

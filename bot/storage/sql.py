@@ -167,6 +167,14 @@ HOLD_GAME = (
 )
 """Locks a channel's active game row until the transaction ends (PostgreSQL only)."""
 
+BOARD = "SELECT game_id, message_id, enabled FROM boards WHERE game_id = ?"
+SET_BOARD = (
+    "INSERT INTO boards (game_id, message_id, enabled) VALUES (?, ?, ?) "
+    "ON CONFLICT (game_id) DO UPDATE SET message_id = excluded.message_id, "
+    "enabled = excluded.enabled"
+)
+"""A game's status board (``/game board``): operational, outside the log (migration 002)."""
+
 TABLES = ("games", "seeds", "entries", "rolls")
 """Every table of the schema, parents first (copies and backups go in this order)."""
 
@@ -273,6 +281,7 @@ def to_postgres(statement: str) -> list[str]:
 __all__ = [
     "ACTIVE_GAME",
     "APPEND_POSTGRES",
+    "BOARD",
     "ENTRIES",
     "ENTRY_BY_INTERACTION",
     "GAME_BY_ID",
@@ -294,6 +303,7 @@ __all__ = [
     "REVEAL_SEED",
     "SCHEMA_VERSION",
     "SEEDS",
+    "SET_BOARD",
     "SET_SCHEMA_VERSION",
     "TABLES",
     "face_counts",

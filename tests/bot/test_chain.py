@@ -15,6 +15,7 @@ from bot.log.gamelog import canonical, entry_hash
 from bot.log.verify import verify_lines
 from bot.service.game_service import GameService
 from bot.storage import Repository, SQLiteRepository
+from bot.storage.sql import migrations
 from bot.table import commands as gc
 from tests.bot.conftest import ALICE, BOB, HERE, start_game
 from tests.bot.toysystem import SYSTEM, Ammo, Shoot
@@ -181,7 +182,7 @@ async def test_the_log_refuses_updates_and_deletes(repo: Repository, tmp_path: P
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
         db.execute("DELETE FROM entries")
     assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
-    assert db.execute("SELECT version FROM schema_version").fetchone() == (1,)
+    assert db.execute("SELECT version FROM schema_version").fetchone() == (migrations()[-1][0],)
     db.close()
     assert isinstance(repo, SQLiteRepository)
     for connection in (repo._writer, repo._reader):  # durable commits: synchronous=FULL (2)

@@ -246,6 +246,10 @@ async def post_late_resolution(bot: RefereeBot, place: Place, reply: Reply) -> N
         await bot.get_partial_messageable(place.channel_id).send(embed=render_embed(reply))
     except discord.HTTPException:
         log.exception("Could not post the resolution of entry %s", reply.seq)
+        return
+    handler = getattr(bot, "action_handler", None)
+    if handler is not None:
+        handler.logged(place, reply)
 
 
 async def start(bot: RefereeBot, token: str) -> None:

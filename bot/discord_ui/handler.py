@@ -19,13 +19,14 @@ import asyncio
 import contextlib
 import io
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import discord
 
 from bot.commands import Registry, build_action, build_registry
 from bot.dice.beacon.games import DeclarationPending
+from bot.discord_ui.board import BoardKeeper, check_can_post
 from bot.discord_ui.buttons import (
     ActionButton,
     EntryButton,
@@ -142,11 +143,15 @@ def reply_files(reply: Reply) -> list[discord.File]:
 class DiscordHandler:
     """Runs a command or a button click through the game service and posts the result."""
 
-    def __init__(self, service: Any, referee_role: str) -> None:
+    def __init__(
+        self, service: Any, referee_role: str, channel_of: Callable[[Place], Any] | None = None
+    ) -> None:
         self.service = service
         self.referee_role = referee_role
         self.registry: Registry = build_registry(service.systems)
         self._late: set[asyncio.Task[None]] = set()
+        self.boards = BoardKeeper(service, channel_of) if channel_of is not None else None
+        """The games' status boards (None: this handler posts no channel messages)."""
 
     async def names(
         self, interaction: discord.Interaction[Any], kind: str, typed: str
@@ -174,10 +179,23 @@ class DiscordHandler:
         def prepare(reply: Reply) -> None:  # while the commit is in flight
             rendered.append((reply, *self._render(reply, path, options)))
 
-        call = self.service.handle(
-            place, actor, str(interaction.id), action, preview=preview, prepare=prepare
-        )
+        board = path == ("game", "board") and self.boards is not None
+        if board and options.get("on", True) is not False:  # refused before anything changes
+            thread = isinstance(interaction.channel, discord.Thread)
+            check_can_post(interaction.app_permissions, thread)
+
+        async def run() -> Reply:
+            reply: Reply = await self.service.handle(
+                place, actor, str(interaction.id), action, preview=preview, prepare=prepare
+            )
+            if board and self.boards is not None and not reply.ephemeral:  # post the board
+                can_pin = interaction.app_permissions.pin_messages
+                reply = await self.boards.show(place, can_pin=can_pin)
+            return reply
+
+        call = run()
         ephemeral = path == ("stats",) if path in SLOW_COMMANDS else preview or spec.read_only
+        ephemeral = ephemeral or board
         deferring: asyncio.Task[bool] | None = None
 
         def defer() -> None:
@@ -208,8 +226,16 @@ class DiscordHandler:
             return
         ready = rendered[0] if rendered and rendered[0][0] is reply else None
         await self.send(interaction, reply, path, options, ready=ready[1:] if ready else None)
+        self.logged(place, reply)
         if reply.awaiting_round is not None and not reply.replayed:
             await self.follow_resolution(interaction, place, reply)
+
+    def logged(self, place: Place, reply: Reply) -> None:
+        """After a reply of a logged entry was posted: update the game's status board soon."""
+        if self.boards is None or reply.seq is None:
+            return
+        if not (reply.ephemeral or reply.preview or reply.replayed):
+            self.boards.touch(place)
 
     async def follow_resolution(
         self, interaction: discord.Interaction[Any], place: Place, declared: Reply
@@ -230,6 +256,7 @@ class DiscordHandler:
             await interaction.followup.send(exc.user_message)
             return
         await interaction.followup.send(embed=render_embed(result))
+        self.logged(place, result)
 
     async def entry_click(
         self, interaction: discord.Interaction[Any], game: str, seq: int, what: str
@@ -253,6 +280,7 @@ class DiscordHandler:
         try:
             result: Reply = await self.service.resolution(place, declared, wait=LATE_FOLLOW_UP)
             await interaction.followup.send(embed=render_embed(result))
+            self.logged(place, result)
         except UserError as exc:  # still pending after 14 minutes, or cancelled
             log.info("Entry %s: %s", declared.seq, exc.user_message)
         except discord.HTTPException:
@@ -362,8 +390,14 @@ def handler_for(bot: Any) -> DiscordHandler:
     if handler is None:
         if bot.game_service is None:
             raise RuntimeError("the game service is not attached to the bot (see bot.cli)")
-        handler = DiscordHandler(bot.game_service, bot.settings.referee_role)
+
+        def channel_of(place: Place) -> Any:
+            return bot.get_partial_messageable(place.channel_id, guild_id=place.guild_id)
+
+        handler = DiscordHandler(bot.game_service, bot.settings.referee_role, channel_of)
         bot.action_handler = handler
+        if handler.boards is not None and hasattr(bot, "add_close_hook"):
+            bot.add_close_hook(handler.boards.close)
         install_action_buttons(bot, handler.handle, handler.entry_click)
     return handler
 

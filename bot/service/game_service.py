@@ -32,6 +32,7 @@ from bot.service.core import DEFAULT_LIVE_GAMES, HOLD_GAME
 from bot.service.systems import InstalledSystems, pin_outcome_types
 from bot.storage import Repository, StorageConflict
 from bot.table import commands as gc
+from bot.table.board import Board
 from bot.table.league import League
 from bot.table.new import NewGame
 from bot.table.reads import Reads
@@ -54,7 +55,7 @@ def _new_game_id() -> str:
     return uuid.uuid4().hex
 
 
-class GameService(TableWrites, NewGame, Rolls, Reads, League, StatsCommand, Scenarios):
+class GameService(TableWrites, NewGame, Rolls, Board, Reads, League, StatsCommand, Scenarios):
     """Games per channel, their dice and their logs."""
 
     def __init__(
@@ -149,6 +150,8 @@ class GameService(TableWrites, NewGame, Rolls, Reads, League, StatsCommand, Scen
             return await self._forces(place)
         if isinstance(command, gc.Stats):
             return await self._stats(place, actor, command)
+        if isinstance(command, gc.GameBoard):  # not logged: the board is kept beside the game
+            return await self._board(place, actor, command)
         if isinstance(command, gc.RollDice) and preview:
             return self._roll_odds(command)
         if preview:

@@ -110,6 +110,15 @@ class GameNotices(_Command):
     on: bool = Field(default=True, description="true: mention the next player at each phase change")
 
 
+class GameBoard(_Command):
+    """Post the game's status board here, kept up to date after every action; on:false stops it."""
+
+    action: Literal["game.board"] = "game.board"
+    on: bool = Field(
+        default=True, description="true: post the board and keep it updated; false: stop updating"
+    )
+
+
 class GameResult(_Command):
     """Record the game's result for the league: the winner or a draw, the scenario, the attacker."""
 
@@ -283,6 +292,7 @@ TableCommand = Annotated[
     | GameLog
     | GameSeed
     | GameNotices
+    | GameBoard
     | GameResult
     | GameList
     | GameLeague
@@ -310,6 +320,7 @@ TABLE_COMMANDS: tuple[type[BaseModel], ...] = (
     GameLog,
     GameSeed,
     GameNotices,
+    GameBoard,
     GameResult,
     GameList,
     GameLeague,
@@ -331,6 +342,7 @@ TABLE_COMMANDS: tuple[type[BaseModel], ...] = (
 __all__ = [
     "MAX_SEQ",
     "TABLE_COMMANDS",
+    "GameBoard",
     "GameCancel",
     "GameConfirm",
     "GameEnd",

@@ -310,7 +310,7 @@ REFEREE_ONLY: set[type[BaseModel]] = {
     gc.GameEnd,
     gc.GameCancel,
 }
-ANY_PLAYER: set[type[BaseModel]] = {gc.GameSeed, gc.RollDice, gc.GameNotices}
+ANY_PLAYER: set[type[BaseModel]] = {gc.GameSeed, gc.RollDice, gc.GameNotices, gc.GameBoard}
 OWN_RULES: set[type[BaseModel]] = {
     gc.GameNew,
     gc.GameSeat,

@@ -6,6 +6,7 @@ shown — always within one Discord embed's limits. Turning it off and on; who m
 from __future__ import annotations
 
 import itertools
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -50,7 +51,7 @@ class Table:
 
 
 @pytest.fixture
-async def table(tmp_path: Path) -> Table:
+async def table(tmp_path: Path) -> AsyncIterator[Table]:
     repo = await Repository.open(tmp_path / "board.db")
     yield Table(GameService(repo, InstalledSystems()))
     await repo.close()

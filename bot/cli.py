@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from bot.config import Settings
+from bot.errors import SettingsUnusable
 from bot.storage.base import StorageUnavailable, is_database_url
 from rules_core.system import GameSystem
 
@@ -105,7 +106,7 @@ def cmd_console(args: argparse.Namespace) -> int:
         return 2
     try:
         return asyncio.run(run_console(options, args.file, _systems(args.plugin or ())))
-    except StorageUnavailable as exc:
+    except (StorageUnavailable, SettingsUnusable) as exc:
         print(exc, file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader went away (``referee console … | head``)

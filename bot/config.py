@@ -32,6 +32,9 @@ class Settings(BaseSettings):
     ``REFEREE_BEACON_RELAYS`` comma-separated relay URLs, tried in turn (default: drand's own
                             relays for quicknet, or the chain file's ``relay``)
     ``REFEREE_BEACON_TIMEOUT`` seconds one relay gets to answer (default 2)
+    ``REFEREE_FOLLOWUP_WINDOW`` seconds Discord takes follow-ups to an interaction (default 900,
+                            Discord's 15 minutes; a beacon result later than that is posted in the
+                            channel instead; tests shorten it)
     """
 
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
@@ -52,6 +55,7 @@ class Settings(BaseSettings):
     beacon_chain: str = Field(default="quicknet", validation_alias="REFEREE_BEACON_CHAIN")
     beacon_relays: str = Field(default="", validation_alias="REFEREE_BEACON_RELAYS")
     beacon_timeout: float = Field(default=2.0, gt=0, validation_alias="REFEREE_BEACON_TIMEOUT")
+    followup_window: float = Field(default=900.0, gt=0, validation_alias="REFEREE_FOLLOWUP_WINDOW")
 
     @field_validator("database_url")
     @classmethod

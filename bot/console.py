@@ -444,17 +444,19 @@ async def run_console(
     else:
         lines = _lines(sys.stdin.buffer.read())
     script = FaceScript(options.dice) if options.dice is not None else None
+    settings = Settings()
+    # the beacon settings are checked before the database is opened: nothing is left open
+    beacon = config_from_settings(settings) if script is None else None
     repo = await Repository.open(options.database)
     service: GameService | None = None
     try:
         reproducible: Reproducible | None = None
         if script is None:
-            settings = Settings()
             service = GameService(
                 repo,
                 systems,
                 script=script,
-                beacon=config_from_settings(settings),
+                beacon=beacon,
                 dice_default=settings.dice_default,
             )
         else:

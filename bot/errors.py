@@ -9,6 +9,12 @@ logged with the interaction id.
 from __future__ import annotations
 
 
+class SettingsUnusable(Exception):
+    """A setting of the environment the program cannot use (for the operator, not a player): its
+    message is one sentence naming the setting and what to do; ``referee run`` and ``referee
+    console`` print it and end with exit status 2, before opening anything."""
+
+
 class UserError(Exception):
     """Base of the application's user-facing refusals."""
 

@@ -24,6 +24,7 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.discord_ui.sync import state_path, sync_commands
 from bot.discord_ui.tree import RefereeTree
+from bot.errors import SettingsUnusable
 from bot.models import Place, Reply
 from bot.storage.base import StorageUnavailable
 
@@ -215,12 +216,13 @@ async def attach_game_service(bot: RefereeBot) -> None:
     from bot.service.game_service import GameService
     from bot.storage import Repository, describe
 
+    beacon = config_from_settings(bot.settings)  # before the database: nothing left open
     target = bot.settings.database_target
     repo = await Repository.open(target)
     service = GameService(
         repo,
         live_games=bot.settings.live_games,
-        beacon=config_from_settings(bot.settings),
+        beacon=beacon,
         dice_default=bot.settings.dice_default,
     )
     bot.game_service = service
@@ -299,7 +301,7 @@ def run(
 
     try:
         asyncio.run(main())
-    except StorageUnavailable as exc:
+    except (StorageUnavailable, SettingsUnusable) as exc:
         log.error("%s", exc)
         return 2
     except discord.LoginFailure:

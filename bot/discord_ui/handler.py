@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import io
 import logging
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -45,9 +46,24 @@ DEFER_AFTER = 1.5
 """Seconds to wait for the service before deferring (Discord wants an answer within 3 s)."""
 SLOW_COMMANDS: frozenset[tuple[str, ...]] = frozenset({("game", "export"), ("stats",)})
 """Commands that build a file: they defer at once."""
-LATE_FOLLOW_UP = 14 * 60.0
-"""Seconds a pending beacon declaration's interaction waits for a late result (Discord keeps an
-interaction's follow-ups for 15 minutes; later results are posted in the channel)."""
+FOLLOW_UP_WINDOW = 15 * 60.0
+"""Seconds Discord takes follow-ups to an interaction (``REFEREE_FOLLOWUP_WINDOW``)."""
+
+
+def follow_up_wait(created: float, now: float, window: float) -> float:
+    """How long a pending beacon declaration's interaction may still wait for its result and
+    post it as a follow-up: until the window since the interaction's creation closes, less a
+    margin (a twentieth of the window, at most 30 s) for posting it. Later results are posted in
+    the channel (``post_late_resolution``).
+
+    >>> follow_up_wait(created=0.0, now=10.0, window=900.0)
+    860.0
+    >>> follow_up_wait(created=0.0, now=899.0, window=900.0)
+    0.0
+    """
+    return max(0.0, created + window - min(30.0, window / 20) - now)
+
+
 ALREADY_ACKNOWLEDGED = 40060
 MALFUNCTIONED = "malfunctioned"
 
@@ -144,10 +160,17 @@ class DiscordHandler:
     """Runs a command or a button click through the game service and posts the result."""
 
     def __init__(
-        self, service: Any, referee_role: str, channel_of: Callable[[Place], Any] | None = None
+        self,
+        service: Any,
+        referee_role: str,
+        channel_of: Callable[[Place], Any] | None = None,
+        *,
+        followup_window: float = FOLLOW_UP_WINDOW,
     ) -> None:
         self.service = service
         self.referee_role = referee_role
+        self.followup_window = followup_window
+        self._channel_of = channel_of
         self.registry: Registry = build_registry(service.systems)
         self._late: set[asyncio.Task[None]] = set()
         self.boards = BoardKeeper(service, channel_of) if channel_of is not None else None
@@ -277,14 +300,25 @@ class DiscordHandler:
     async def _late_resolution(
         self, interaction: discord.Interaction[Any], place: Place, declared: Reply
     ) -> None:
+        created = interaction.created_at.timestamp()
+        wait = follow_up_wait(created, time.time(), self.followup_window)
         try:
-            result: Reply = await self.service.resolution(place, declared, wait=LATE_FOLLOW_UP)
+            result: Reply = await self.service.resolution(place, declared, wait=wait)
+        except UserError as exc:  # still pending when follow-ups end (the channel gets it), or
+            log.info("Entry %s: %s", declared.seq, exc.user_message)  # cancelled
+            return
+        try:
             await interaction.followup.send(embed=render_embed(result))
-            self.logged(place, result)
-        except UserError as exc:  # still pending after 14 minutes, or cancelled
-            log.info("Entry %s: %s", declared.seq, exc.user_message)
-        except discord.HTTPException:
-            log.exception("Could not post the late resolution of entry %s", declared.seq)
+        except discord.HTTPException:  # the interaction's follow-ups ended meanwhile
+            if self._channel_of is None:
+                log.exception("Could not post the late resolution of entry %s", declared.seq)
+                return
+            try:
+                await self._channel_of(place).send(embed=render_embed(result))
+            except discord.HTTPException:
+                log.exception("Could not post the late resolution of entry %s", declared.seq)
+                return
+        self.logged(place, result)
 
     @staticmethod
     def _render(
@@ -394,7 +428,12 @@ def handler_for(bot: Any) -> DiscordHandler:
         def channel_of(place: Place) -> Any:
             return bot.get_partial_messageable(place.channel_id, guild_id=place.guild_id)
 
-        handler = DiscordHandler(bot.game_service, bot.settings.referee_role, channel_of)
+        handler = DiscordHandler(
+            bot.game_service,
+            bot.settings.referee_role,
+            channel_of,
+            followup_window=bot.settings.followup_window,
+        )
         bot.action_handler = handler
         if handler.boards is not None and hasattr(bot, "add_close_hook"):
             bot.add_close_hook(handler.boards.close)

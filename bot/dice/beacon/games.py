@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from collections import OrderedDict
@@ -26,7 +27,7 @@ from typing import Any
 
 from bot.dice.beacon.chain import QUICKNET, Beacon, ChainInfo, first_round_after, round_time
 from bot.dice.beacon.relay import DEFAULT_RELAYS, DEFAULT_TIMEOUT, BeaconUnavailable, RelayClient
-from bot.errors import UserError
+from bot.errors import SettingsUnusable, UserError
 from bot.models import Place, Reply
 from rules_core.dice import RecordingDice
 
@@ -90,24 +91,48 @@ class BeaconConfig:
         return first_round_after(chain, self.clock(), self.margin)
 
 
+class BeaconMisconfigured(SettingsUnusable):
+    """The beacon settings cannot be used; the message is one sentence for the operator."""
+
+
 def config_from_settings(settings: Any) -> BeaconConfig:
     """The beacon of ``REFEREE_BEACON_CHAIN`` (``quicknet`` or a chain file) and
-    ``REFEREE_BEACON_RELAYS`` (comma-separated URLs; a chain file may name a ``relay``)."""
+    ``REFEREE_BEACON_RELAYS`` (comma-separated URLs; a chain file may name a ``relay``).
+
+    :raises BeaconMisconfigured: the chain file is missing, unreadable or not a drand chain's
+        information, or no relay is named (``referee run`` and ``referee console`` then end with
+        that one sentence and exit status 2).
+    """
     name = str(settings.beacon_chain).strip()
     relays = tuple(r.strip() for r in str(settings.beacon_relays or "").split(",") if r.strip())
     if name == "quicknet":
         chain = QUICKNET
         relays = relays or DEFAULT_RELAYS
     else:
-        text = Path(name).read_text(encoding="utf-8")
-        chain = ChainInfo.from_text(text)
-        import json
-
-        extra = json.loads(text).get("relay")
+        where = f"The beacon chain file {name} (REFEREE_BEACON_CHAIN)"
+        try:
+            text = Path(name).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise BeaconMisconfigured(
+                f"{where} does not exist; name an existing chain file, or quicknet."
+            ) from None
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = getattr(exc, "strerror", None) or type(exc).__name__
+            raise BeaconMisconfigured(f"{where} cannot be read: {reason}.") from None
+        try:
+            chain = ChainInfo.from_text(text)
+            extra = json.loads(text).get("relay")
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            raise BeaconMisconfigured(
+                f"{where} is not a drand chain's information (JSON with name, chain_hash, "
+                f"public_key, period and genesis): {exc}."
+            ) from None
         if not relays and extra:
             relays = (str(extra),)
     if not relays:
-        raise ValueError("REFEREE_BEACON_RELAYS names no relay")
+        raise BeaconMisconfigured(
+            "REFEREE_BEACON_RELAYS names no relay for the beacon chain; give at least one URL."
+        )
     return BeaconConfig(chain=chain, relays=relays, timeout=float(settings.beacon_timeout))
 
 

@@ -84,8 +84,9 @@ class Board(Reads):
         return await self.board_reply(row, place)
 
     async def board_of(self, place: Place) -> tuple[Reply, BoardRow] | None:
-        """The board of the channel's active game and where it is posted, if the board is on."""
-        row = await self.repo.active_game(place.guild_id, place.channel_id)
+        """The board of the channel's game (the latest: an ended game's board shows it ended)
+        and where it is posted, if the board is on."""
+        row = await self.repo.latest_game(place.guild_id, place.channel_id)
         if row is None:
             return None
         saved = await self.repo.board(row.id)

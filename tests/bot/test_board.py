@@ -165,4 +165,7 @@ async def test_the_board_is_turned_off_and_on_by_players_only(table: Table) -> N
     assert await table.service.board_of(PLACE) is None
     await table.board(REF)
     assert await table.service.board_of(PLACE) is not None
+    await table.line(REF, "/game end")
+    found = await table.service.board_of(PLACE)  # the last update shows the game ended
+    assert found is not None and found[0].title.endswith("status board (ended)")
     assert isinstance(gc.GameBoard(on=False), gc.GameBoard)

@@ -133,8 +133,7 @@ class Board(Reads):
         proposals = row.table.get("proposals", ())
         if proposals:
             lines = [
-                f"#{p['entry']} {p['by']['name']}: {proposal_text(p['command'])}"
-                for p in proposals
+                f"#{p['entry']} {p['by']['name']}: {proposal_text(p['command'])}" for p in proposals
             ]
             fields.append(("Waiting for confirmation", _cut_lines(lines)))
         if row.table.get("beacon"):

@@ -103,7 +103,8 @@ class Board(Reads):
         """The board of ``row``: turn, seats, markers, proposals, beacon, last entries."""
         system = self.system(row.system)
         live = self._live.get((place.guild_id, place.channel_id))
-        fresh = live is not None and live.row.id == row.id
+        # the cached state only if it is the row's (another process may have written since)
+        fresh = live is not None and (live.row.id, live.row.head_seq) == (row.id, row.head_seq)
         state = live.state if fresh and live is not None else system.parse_state(row.state_json)
         summary = system.summary(state)
         phase = next((line for line in summary if line.startswith(("Phase:", "Turn "))), None)

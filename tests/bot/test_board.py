@@ -152,6 +152,23 @@ async def test_many_markers_stay_within_a_fields_limit(table: Table) -> None:
     assert "Broken: Broken-squad-000" in text
 
 
+async def test_the_board_shows_what_another_process_wrote(table: Table, tmp_path: Path) -> None:
+    await seated(table, "asl", "Axis,Allied")
+    await table.line(REF, "/asl unit add name:A1 side:Axis kind:squad")
+    assert await table.service.board_of(PLACE) is None  # not on yet
+    await table.board()  # this process now holds the game in its cache
+    other_repo = await Repository.open(tmp_path / "board.db")  # a console on the same file
+    try:
+        other = Table(GameService(other_repo, InstalledSystems()))
+        other.counter = itertools.count(1000)  # its own interaction ids
+        await other.line(REF, "/asl unit set name:A1 status:broken")
+    finally:
+        await other_repo.close()
+    found = await table.service.board_of(PLACE)
+    assert found is not None
+    assert "Broken: A1" in dict(found[0].fields)["Table"]
+
+
 async def test_the_board_is_turned_off_and_on_by_players_only(table: Table) -> None:
     await seated(table, "asl", "Axis,Allied")
     with pytest.raises(NotYourSide):

@@ -77,6 +77,13 @@ class TableWrites(Proposals):
         if len(sides) != 2:
             raise InvalidInput("A result names one winner of two sides; this game has more.")
         winner = "draw" if command.winner.strip().lower() == "draw" else None
+        if winner is None and command.winner.strip().casefold() not in {
+            side.casefold() for side in sides
+        }:
+            raise InvalidInput(
+                f"{command.winner!r} is neither a side of this game nor a draw; "
+                f"write winner:{sides[0]}, winner:{sides[1]} or winner:draw."
+            )
         winner = winner or side_named(sides, command.winner)
         scenario = command.scenario.strip()
         if not all(ch.isalnum() or ch in "-_." for ch in scenario):

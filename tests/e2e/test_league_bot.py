@@ -90,7 +90,10 @@ async def test_results_are_listed_and_the_league_zip_arrives_with_the_csv_and_ex
         user="bob", channel="league-1",
     )  # fmt: skip
     assert wrong.ephemeral and not wrong.embeds, wrong.data
-    assert wrong.content == "'chess' is not a side of this game; the sides are Axis, Allied."
+    assert wrong.content == (  # regression: it did not say that draw is a winner too
+        "'chess' is neither a side of this game nor a draw; "
+        "write winner:Axis, winner:Allied or winner:draw."
+    )
     first = await answer(
         discord, ["game", "result"],
         {"winner": "axis", "scenario": "FT91", "attacker": "Axis", "tournament": "CASLO_18",

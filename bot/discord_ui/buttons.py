@@ -156,8 +156,11 @@ class EntryButton(
             await report_error(interaction, exc)
 
 
-def used_view(message: discord.Message, custom_id: str, label: str) -> discord.ui.View:
-    """The message's buttons again, the one with ``custom_id`` disabled and relabelled."""
+def used_view(
+    message: discord.Message, custom_id: str, label: str, *, settled: bool = False
+) -> discord.ui.View:
+    """The message's buttons again, the one with ``custom_id`` disabled and relabelled; with
+    ``settled`` (a proposal confirmed or declined) every other one disabled too."""
     view = discord.ui.View(timeout=None)
     for row, component in enumerate(message.components):
         children = getattr(component, "children", [component])
@@ -171,7 +174,7 @@ def used_view(message: discord.Message, custom_id: str, label: str) -> discord.u
                     style=child.style,
                     custom_id=child.custom_id,
                     url=child.url,
-                    disabled=child.disabled or used,
+                    disabled=child.disabled or used or settled,
                     row=min(row, 4),
                 )
             )

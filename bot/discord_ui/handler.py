@@ -66,6 +66,8 @@ def follow_up_wait(created: float, now: float, window: float) -> float:
 
 ALREADY_ACKNOWLEDGED = 40060
 MALFUNCTIONED = "malfunctioned"
+PROPOSAL_BUTTONS = ("act:game.confirm:", "act:game.decline:")
+"""The custom ids of a proposal's buttons: using either settles the proposal."""
 
 
 def place_of(interaction: discord.Interaction[Any]) -> Place:
@@ -98,8 +100,9 @@ def follow_up_buttons(
     again" when an MG kept its ROF (the same fire again), and the reply's follow-ups ("Older
     entries" under a page of the log). Repair and Roll again name only the log entry they sit
     under (:class:`EntryButton`): what they run is read back from the log, so no option is ever
-    too long for a button. A proposal gets "Confirm" (``/game confirm``) for the other side; the
-    service decides who may press it."""
+    too long for a button. A proposal gets "Confirm" (``/game confirm``) and "Decline"
+    (``/game decline``: the other side refuses it, its proposer withdraws it); the service
+    decides who may press them."""
     if reply.command == "/game propose" and reply.seq is not None:
         return [
             ActionButton(
@@ -107,7 +110,13 @@ def follow_up_buttons(
                 {"entry": reply.seq},
                 label=f"Confirm #{reply.seq}",
                 style=discord.ButtonStyle.success,
-            )
+            ),
+            ActionButton(
+                ("game", "decline"),
+                {"entry": reply.seq},
+                label=f"Decline #{reply.seq}",
+                style=discord.ButtonStyle.secondary,
+            ),
         ]
     buttons: list[ActionButton | EntryButton] = []
     for follow in reply.follow_ups:
@@ -395,8 +404,9 @@ class DiscordHandler:
 
     @staticmethod
     async def _mark_used(interaction: discord.Interaction[Any], reply: Reply) -> None:
-        """Disable the clicked button on its message, labelled with the entry it made; the
-        result then follows as a message of its own."""
+        """Disable the clicked button on its message, labelled with the entry it made (a
+        proposal's Confirm or Decline settles it: both are disabled); the result then follows as
+        a message of its own."""
         message = interaction.message
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = data.get("custom_id")
@@ -411,7 +421,8 @@ class DiscordHandler:
             ),
             "",
         )
-        view = used_view(message, custom_id, f"{label} ✓ #{reply.seq}")
+        settled = custom_id.startswith(PROPOSAL_BUTTONS)
+        view = used_view(message, custom_id, f"{label} ✓ #{reply.seq}", settled=settled)
         if interaction.response.is_done():
             await interaction.edit_original_response(view=view)
         else:

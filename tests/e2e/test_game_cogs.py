@@ -410,8 +410,9 @@ async def test_a_set_up_proposal_is_confirmed_by_the_other_player_with_a_button(
     proposal = await answer(discord, ["asl", "level"], options, user="bob", channel=channel)
     seq = await head(discord, channel)
     assert embed(proposal)["title"].startswith(f"#{seq} bob proposes /asl level"), proposal.data
-    (confirm,) = proposal.custom_ids
+    confirm, decline = proposal.custom_ids
     assert confirm == f'act:game.confirm:{{"entry":{seq}}}'
+    assert decline == f'act:game.decline:{{"entry":{seq}}}'
     assert proposal.message is not None
     # the proposer cannot confirm it; the other side's player can, with the button
     mine = await discord.click(confirm, proposal.message["id"], user="bob", channel=channel)
@@ -420,7 +421,8 @@ async def test_a_set_up_proposal_is_confirmed_by_the_other_player_with_a_button(
     sent = await discord.click(confirm, proposal.message["id"], user="alice", channel=channel)
     done = await click_result(sent)
     assert embed(done)["title"] == f"#{seq + 1} /asl level", done.data
-    (used,) = discord.messages[proposal.message["id"]]["components"][0]["components"]
+    used, settled = discord.messages[proposal.message["id"]]["components"][0]["components"]
     assert used["disabled"] and used["label"] == f"Confirm #{seq} ✓ #{seq + 1}"
+    assert settled["disabled"] and settled["label"] == f"Decline #{seq}"  # nothing to decline
     status = await answer(discord, ["game", "status"], channel=channel)
     assert "Axis: Ammunition Shortage level 3" in fields(status)["Table"]

@@ -23,12 +23,12 @@ import pytest_asyncio
 
 from tests.bot.test_console import referee
 from tests.e2e.conftest import BotLauncher, BotProcess
-from tests.fake_discord import FakeDiscord, Reply
+from tests.fake_discord import FakeDiscord, Reply, SentInteraction
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 TIMEOUT = 30.0
-CHANNELS = ("league-1", "league-2", "league-3", "batch-1", "notice-2", "decline-1")
+CHANNELS = ("league-1", "league-2", "league-3", "batch-1", "notice-2", "decline-1", "decline-2")
 HEADER = (
     "TOURNAMENT ID,ROUND NO.,LEAVE BLANK,SCENARIO ID,PLAYER 1 NAME,PLAYER 1 ATTACKER OR DEFENDER,"
     "PLAYER 1 ALLIES OR AXIS,PLAYER 1 RESULT,PLAYER 2 NAME,PLAYER 2 ATTACKER OR DEFENDER,"
@@ -277,7 +277,7 @@ async def test_a_declined_proposal_cannot_be_confirmed_with_its_button(
     level = {"side": "Axis", "level": 3}
     proposal = await answer(discord, ["asl", "level"], level, user="bob", channel=channel)
     assert proposal.embeds[0]["title"].startswith("#4 bob proposes /asl level"), proposal.data
-    (confirm,) = proposal.custom_ids
+    confirm, _ = proposal.custom_ids
     refused = await answer(
         discord, ["game", "decline"], {"entry": 4}, user="ref", channel="league-1"
     )
@@ -293,3 +293,33 @@ async def test_a_declined_proposal_cannot_be_confirmed_with_its_button(
     late = await sent.next_reply(TIMEOUT)
     assert late.ephemeral
     assert late.content == "Entry 4 is not a proposal waiting for confirmation."
+
+
+async def test_the_proposer_withdraws_with_the_decline_button_which_settles_both(
+    table: tuple[FakeDiscord, BotProcess],
+) -> None:
+    discord, _ = table
+    channel = "decline-2"
+    await seated_game(discord, channel, "Withdrawn", axis="alice", allied="bob")
+    level = {"side": "Axis", "level": 2}
+    proposal = await answer(discord, ["asl", "level"], level, user="bob", channel=channel)
+    confirm, decline = proposal.custom_ids
+    assert proposal.message is not None
+    message = proposal.message["id"]
+    withdrawn = await click_result(
+        await discord.click(decline, message, user="bob", channel=channel)
+    )
+    assert withdrawn.embeds[0]["title"] == "#5 Proposal 4 withdrawn", withdrawn.data
+    used, settled = discord.messages[message]["components"][0]["components"]
+    assert used["disabled"] and used["label"] == "Confirm #4"
+    assert settled["disabled"] and settled["label"] == "Decline #4 ✓ #5"
+    with pytest.raises(AssertionError, match="is disabled"):
+        await discord.click(confirm, message, user="alice", channel=channel)
+
+
+async def click_result(sent: SentInteraction) -> Reply:
+    """The result a successful click posts, after the click's own message was updated."""
+    while True:
+        reply = await sent.next_reply(TIMEOUT)
+        if reply.kind == "followup" or (reply.kind == "callback" and reply.type == 4):
+            return reply

@@ -205,3 +205,18 @@ async def test_without_send_messages_the_board_is_refused_and_stays_off(
     await answer(discord, ["roll"], {"dice": "dr"}, channel=channel)
     await asyncio.sleep(2.0)
     assert discord.events(channel) == []
+
+
+async def test_a_game_in_a_thread_gets_its_board_in_the_thread(
+    table: tuple[FakeDiscord, BotProcess],
+) -> None:
+    discord, _ = table
+    channel = "game-thread"
+    await new_game(discord, channel)
+    reply = await answer(discord, ["game", "board"], {}, channel=channel)
+    assert "Status board posted and pinned" in reply.text, reply.data
+    (board,) = discord.channel_messages(channel)
+    assert board["channel_id"] == discord.threads[channel]["id"]
+    await answer(discord, ["roll"], {"dice": "dr"}, channel=channel)
+    edit = await discord.wait_for_event(channel, "edit")
+    assert "#4 alice: /roll" in field(edit.message, "Last entries")

@@ -112,12 +112,13 @@ class Board(Reads):
         seats: dict[str, dict[str, object] | None] = row.table["seats"]
         fields: list[tuple[str, str]] = []
         side = system.turn_side(state)
-        if phase is not None or side:
+        acting = system.next_to_act(state)  # the DEFENDER in ASL's Defensive Fire Phase (A3)
+        if phase is not None or acting:
             turn = phase.removeprefix("Phase:").strip() if phase else "Phase not set"
-            if side:
-                holder = seats.get(side)
+            if acting:
+                holder = seats.get(acting)
                 who = str(holder["name"]) if holder else "nobody seated"
-                turn += f"\n{side} to act: {who}"
+                turn += f"\n{acting} to act: {who}"
             fields.append(("Turn", turn))
         fields.append(
             (

@@ -93,6 +93,13 @@ async def test_asl_board_names_the_phasing_player_and_the_markers(table: Table) 
     assert shown[-1] == "(5 older entries not shown: /game log)"
 
 
+async def test_in_the_defensive_fire_phase_the_defenders_player_acts(table: Table) -> None:
+    await seated(table, "asl", "Axis,Allied")
+    await table.line(REF, "/asl phase side:Axis phase:dfph")
+    board = await table.board()
+    assert board["Turn"] == "Defensive Fire Phase of Axis (Player Turn 1)\nAllied to act: bob"
+
+
 async def test_ocs_board_shows_dumps_out_of_supply_and_fuel(table: Table) -> None:
     await seated(table, "ocs", "Axis,Soviet")
     lines = [

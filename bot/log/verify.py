@@ -183,12 +183,12 @@ def verify_lines(lines: list[str], systems: Mapping[str, GameSystem[Any, Any]]) 
     counts["actions replayed"] = replayed
     if other.ruling is not None or other.state_form is not None:
         return _other_rules_report(system, other, counts, head)
-    message = verify_dice.verdict(counts, head)
+    message = verify_dice.verdict(counts, head, replayed=True)
     if beacon is not None:
         checked, chain = beacon
         counts.pop(verify_dice.ROUNDS_UNCHECKED, None)
         counts["beacon signatures checked"] = checked
-        message = verify_dice.verdict(counts, head)
+        message = verify_dice.verdict(counts, head, replayed=True)
         if chain.chain_hash not in KNOWN_CHAINS:
             message += (
                 f" The beacon chain {chain.name!r} ({chain.chain_hash[:16]}…) is not a known "

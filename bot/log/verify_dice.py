@@ -446,15 +446,21 @@ def check_header(header: dict[str, Any], entries: list[dict[str, Any]], head_has
             raise Mismatch(0, f"the header's {key} is {header.get(key)!r}, the log says {value!r}")
 
 
-def verdict(counts: dict[str, int], head: dict[str, Any]) -> str:
-    """The OK line, with what the check does not prove."""
+def verdict(counts: dict[str, int], head: dict[str, Any], *, replayed: bool = False) -> str:
+    """The OK line, with what the check does not prove; ``replayed``: the caller (``referee
+    verify``) also replayed every ruling, so the line does not say they were not."""
+    rulings = (
+        "every ruling was replayed through the rules"
+        if replayed
+        else "the rulings are not replayed here (each action's outcome is as logged: `referee"
+        " verify` replays them through the rules)"
+    )
     return (
         "OK: "
         + ", ".join(f"{n} {what}" for what, n in counts.items())
         + f". Head #{head['seq']} {head['hash']}: entries after it, if any, are not in this file"
         " (compare it with the last head the bot posted); who declared each entry is the bot's"
-        " word; scripted dice prove nothing; the rulings are not replayed here (each action's"
-        " outcome is as logged: `referee verify` replays them through the rules)."
+        f" word; scripted dice prove nothing; {rulings}."
     )
 
 

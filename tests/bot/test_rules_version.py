@@ -105,6 +105,8 @@ async def test_every_entry_records_the_rules_version_and_verifies_under_it(
     report = verify_text(text, {"toy": SYSTEM})
     assert report.ok and report.exit_status == 0, report.message
     assert "Played under" not in report.message  # nothing to say: the rules are today's
+    assert "every ruling was replayed through the rules" in report.message
+    assert "not replayed" not in report.message  # the full verifier says what it did
     # a later referee whose rules rule this game the same verifies it, and says under what
     same = verify_text(text, {"toy": ToyUnchanged()})
     assert same.ok and same.exit_status == 0, same.message

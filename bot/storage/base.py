@@ -375,10 +375,13 @@ class Repository(abc.ABC):
         user_id: int | None = None,
     ) -> list[tuple[str, int, int, int]]:
         """``(label, sides, dice, sum of faces)`` per die label for the scope asked (random dice
-        only), for statistics per roll category."""
+        only), for statistics per roll category; sorted by label (by code point: a PostgreSQL
+        database's collation would order labels otherwise than SQLite) and die size."""
         query, params = sql.label_sums(guild_id, channel_id, game_id, user_id)
         rows = await self._fetch(query, params)
-        return [(str(label), int(sides), int(n), int(total)) for label, sides, n, total in rows]
+        return sorted(
+            (str(label), int(sides), int(n), int(total)) for label, sides, n, total in rows
+        )
 
     async def revealed_seeds(self, game_id: int) -> list[tuple[int, str, bytes | None]]:
         """``(epoch, commitment, revealed seed or None)`` of every epoch of the game."""

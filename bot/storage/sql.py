@@ -127,7 +127,7 @@ def label_sums(
     only: statistics per roll category), and its parameters."""
     where, params = _scope(guild_id, channel_id, game_id, user_id)
     query = f"SELECT label, sides, COUNT(*), SUM(face) FROM rolls {where} GROUP BY label, sides"
-    return query + " ORDER BY label", params
+    return query, params
 
 
 APPEND_POSTGRES = """

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from collections import Counter, defaultdict
+from pathlib import Path
 
 import asyncpg
 import pytest
@@ -25,6 +26,7 @@ from bot.table import commands as gc
 from tests.bot.conftest import ADMIN, ALICE, BOB, HERE, start_game
 from tests.bot.toysystem import SYSTEM
 from tests.conftest import ENGINES
+from tests.pgserver import PostgresServer
 
 SYSTEMS = {"toy": SYSTEM}
 SEED = hashlib.sha256(b"the storage queries").digest()
@@ -266,3 +268,37 @@ async def test_a_postgresql_append_is_one_statement(database: str) -> None:
         )
     finally:
         await watched.close()
+
+
+async def test_label_sums_come_in_the_same_order_whatever_a_database_collates(
+    postgres_server: PostgresServer, tmp_path: Path
+) -> None:
+    """A production PostgreSQL database usually collates text by a language's rules (``alpha``
+    before ``Bravo``), SQLite by code point (``Bravo`` first): the sums come sorted by code point
+    from both, so /stats reads the same on either engine."""
+    admin = await asyncpg.connect(postgres_server.url("postgres"))
+    try:
+        await admin.execute(
+            "CREATE DATABASE english TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'en-US' "
+            "LOCALE 'C'"
+        )
+        assert await admin.fetchval("SELECT 'alpha' < 'Bravo' COLLATE \"en-US-x-icu\"")
+    finally:
+        await admin.close()
+    english = postgres_server.url("english")
+    results = []
+    try:
+        for target in (tmp_path / "referee.db", english):
+            repo = await Repository.open(target)
+            try:
+                service = GameService(repo, SYSTEMS)
+                await start_game(service)
+                for reason in ("alpha", "Bravo", "charlie", "Delta"):
+                    await service.handle(HERE, ALICE, reason, gc.RollDice(dice="dr", reason=reason))
+                labels = [label for label, *_ in await repo.label_sums(guild_id=HERE.guild_id)]
+                results.append(labels)
+            finally:
+                await repo.close()
+    finally:
+        await postgres_server.drop_database(english)
+    assert results[0] == results[1] == ["Bravo dr", "Delta dr", "alpha dr", "charlie dr"]

@@ -20,7 +20,7 @@ from pathlib import Path
 from bot.commands import Request, build_registry, execute, parse_line
 from bot.console import console_user
 from bot.log.verify import verify_text
-from bot.models import Actor, Place
+from bot.models import Actor, AttachedFile, Place
 from bot.service.game_service import GameService
 from bot.service.systems import InstalledSystems
 from bot.storage import Repository
@@ -52,7 +52,8 @@ async def one_game(lines: list[str], batch: bool, root: Path) -> tuple[float, fl
     await service.handle(PLACE, REFEREE, "new", gc.GameNew(system="asl"))
     c0, t0 = time.process_time(), time.perf_counter()
     if batch:
-        reply = await service.handle(PLACE, REFEREE, "setup", gc.GameSetup(text=";".join(lines)))
+        file = AttachedFile(filename="scenario.txt", text="\n".join(lines))
+        reply = await service.handle(PLACE, REFEREE, "setup", gc.GameSetup(file=file))
         assert reply.command == "/game setup", reply.title
     else:
         for n, line in enumerate(lines):

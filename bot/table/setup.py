@@ -66,7 +66,8 @@ class Scenarios(Proposals):
         row = await self._readable(place)
         live = self._live.get((place.guild_id, place.channel_id))
         system = self.system(row.system)
-        state = live.state if live is not None else system.parse_state(row.state_json)
+        cached = live is not None and live.row is row  # the stored game, checked by _readable
+        state = live.state if live is not None and cached else system.parse_state(row.state_json)
         text = write_scenario(system, state, row.title)
         commands = sum(1 for line in text.splitlines() if line and not line.startswith("#"))
         name = re.sub(r"[^A-Za-z0-9]+", "-", row.title).strip("-").lower() or "game"

@@ -403,3 +403,32 @@ def test_cwb_forces_round_trip(actions: list[BaseModel]) -> None:
     outcome, errors = check_setup(system, state, [("drawn", a) for a in actions])
     assert errors == []
     assert set_up("cwb", write_scenario(system, outcome.state)) == outcome.state
+
+
+async def test_forces_show_what_another_process_set_up(tmp_path: Path) -> None:
+    """/game forces of a process that cached the game shows a set-up another process (a
+    console) logged since."""
+    from bot.models import Actor, Place
+    from bot.service.game_service import GameService
+    from bot.service.systems import InstalledSystems
+    from bot.storage import Repository
+    from bot.table import commands as gc
+
+    place, referee = Place(guild_id=1, channel_id=2), Actor(user_id=1, name="ref")
+    first = await Repository.open(tmp_path / "r.db")
+    second = await Repository.open(tmp_path / "r.db")
+    try:
+        bot = GameService(first, InstalledSystems())
+        console = GameService(second, InstalledSystems())
+        await bot.handle(place, referee, "n", gc.GameNew(system="asl", title="Hill 621"))
+        before = await bot.handle(place, referee, "f1", gc.GameForces())
+        assert "nothing is set up yet" in before.fields[0][1]
+        await console.handle(
+            place, referee, "s", gc.GameSetup(text="unit add name:A side:Axis kind:squad")
+        )
+        after = await bot.handle(place, referee, "f2", gc.GameForces())
+        assert after.fields[0][1].splitlines()[1:] == ["unit add name:A side:Axis kind:squad"]
+        assert after.file is not None and after.file.filename == "hill-621-setup.txt"
+    finally:
+        await first.close()
+        await second.close()

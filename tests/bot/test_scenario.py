@@ -432,3 +432,40 @@ async def test_forces_show_what_another_process_set_up(tmp_path: Path) -> None:
     finally:
         await first.close()
         await second.close()
+
+
+def test_a_forged_set_up_is_caught_by_both_verifiers(tmp_path: Path) -> None:
+    """A player's own set-up, edited to slip in the other side's unit and re-hashed: the full
+    verifier replays it and finds the sides (or the outcome) wrong; with the sides corrected
+    too, the standard-library verifier finds the player holds no seat of the other side."""
+    import asyncio
+
+    from bot.log.verify import verify_text
+    from bot.service.systems import InstalledSystems
+    from tests.bot.test_verify_forgery import ALICE, BOB, REF, play, reseal, standalone
+
+    lines = [
+        (REF, '/game new system:asl sides:"Axis,Allied" title:"Set-up forgery"'),
+        (ALICE, "/game seat side:Axis"),
+        (BOB, "/game seat side:Allied"),
+        (ALICE, '/game setup text:"unit add name:A1 side:Axis kind:squad quality:4-6-7"'),
+    ]
+    text = asyncio.run(play(tmp_path / "f.db", lines))
+    assert verify_text(text, InstalledSystems()).ok
+    assert standalone(text, tmp_path).returncode == 0
+
+    def slip_in(entries: list[dict[str, Any]], sides: list[str]) -> None:
+        setup = [e for e in entries if e["kind"] == "action"][-1]
+        assert setup["action"]["action"] == "game.setup" and setup["sides"] == ["Axis"]
+        setup["action"]["actions"].append(
+            {"action": "asl.unit.add", "name": "R9", "side": "Allied", "kind": "squad"}
+        )
+        setup["sides"] = sides
+
+    kept = reseal(text, lambda entries: slip_in(entries, ["Axis"]))
+    report = verify_text(kept, InstalledSystems())
+    assert not report.ok and "concerns Allied, Axis, the log says Axis" in report.message
+    honest = reseal(text, lambda entries: slip_in(entries, ["Allied", "Axis"]))
+    run = standalone(honest, tmp_path)
+    assert run.returncode != 0 and "alice holds no seat of Allied" in run.stdout
+    assert not verify_text(honest, InstalledSystems()).ok

@@ -94,13 +94,18 @@ def split_commands(text: str) -> list[tuple[str, str]]:
     """The commands of a scenario's text, each with where it is (``line 3``).
 
     A ``;`` outside quotes separates commands on one line; blank lines, and lines or commands
-    whose first character (after spaces) is ``#``, are left out.
+    whose first character (after spaces) is ``#``, are left out. Lines end at a line feed, a
+    carriage return or both (as an editor numbers them), not at the other characters Python's
+    ``str.splitlines`` breaks at (U+2028, form feed, …), so each error's line is the one the
+    writer sees.
 
     >>> split_commands('unit add name:"A; B" side:Axis')
     [('line 1', 'unit add name:"A; B" side:Axis')]
+    >>> split_commands('unit add name:"A\\u2028B"\\r\\nlevel side:Axis')
+    [('line 1', 'unit add name:"A\\u2028B"'), ('line 2', 'level side:Axis')]
     """
     found: list[tuple[str, str]] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(_LINE_END.split(text), start=1):
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             continue
@@ -112,12 +117,27 @@ def split_commands(text: str) -> list[tuple[str, str]]:
     return found
 
 
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
 def _split_outside_quotes(line: str) -> list[str]:
+    """A line cut at each ``;`` outside quotes, quotes and backslashes read as the shell-style
+    reading of a command line reads them (a backslash escapes the next character outside quotes,
+    and ``"`` or ``\\`` inside double quotes).
+
+    >>> _split_outside_quotes('name:"a\\\\";b"; c')
+    ['name:"a\\\\";b"', ' c']
+    """
     parts: list[str] = []
     current: list[str] = []
     quote: str | None = None
+    escaped = False
     for char in line:
-        if quote is not None:
+        if escaped:
+            escaped = False
+        elif char == "\\" and quote != "'":
+            escaped = True
+        elif quote is not None:
             if char == quote:
                 quote = None
         elif char in "\"'":
@@ -148,7 +168,8 @@ def _value_text(value: Any) -> str:
         return f'"{text}"'
     if "'" not in text:
         return f"'{text}'"
-    raise InvalidInput(f"The value {text!r} holds both kinds of quotes; it cannot be written.")
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')  # read back by shell-style quotes
+    return f'"{escaped}"'
 
 
 def _plain(value: Any) -> Any:

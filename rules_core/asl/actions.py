@@ -1,4 +1,4 @@
-"""The ``/asl`` commands as action models (COMMANDS.md); each model declares its command.
+"""The ``/asl`` commands as action models; each model declares its command.
 
 See the docstring of :mod:`rules_core.system` for the convention.
 

@@ -1,4 +1,4 @@
-"""The ``/ocs`` commands as action models (COMMANDS.md; the convention of rules_core/system.py).
+"""The ``/ocs`` commands as action models (the convention of rules_core/system.py).
 
 Each model is one command: ``action`` is its path, the docstring's first line its help text and
 each field an option. Amounts are strings in the players' notation ("3 SP 2 T", "4 1/2 SP").

@@ -82,3 +82,28 @@ def test_the_docs_do_not_send_the_reader_outside_the_repository(path: Path) -> N
         if OUTSIDE.search(line)
     ]
     assert not found, f"{name} names sources outside the repository:\n" + "\n".join(found)
+
+
+SOURCES = sorted(
+    path
+    for folder in ("bot", "rules_core", "cogs", "bench", "tests", ".ci")
+    for path in (ROOT / folder).rglob("*")
+    if path.is_file()
+    and path.suffix in {".py", ".html", ".sql", ".txt", ".md", ""}
+    and "__pycache__" not in path.parts
+    and path != Path(__file__).resolve()
+) + [ROOT / name for name in ("Makefile", "Dockerfile", "compose.yaml", "pyproject.toml")]
+
+
+def test_the_code_does_not_send_the_reader_outside_the_repository() -> None:
+    """Docstrings and comments restate the specification too: none names its sources."""
+    found = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for path in SOURCES
+        if path.exists()
+        for number, line in enumerate(
+            path.read_text(encoding="utf-8", errors="replace").splitlines(), start=1
+        )
+        if OUTSIDE.search(line)
+    ]
+    assert not found, "the code names sources outside the repository:\n" + "\n".join(found)

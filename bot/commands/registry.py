@@ -6,6 +6,7 @@ import enum
 import shlex
 import types
 import typing
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -265,6 +266,8 @@ def build_action(
                 f"/{' '.join(spec.words)} has no option {raw_name!r}; its options: {known}."
             )
         converted = _convert(option, value, resolve_user, read_file)
+        if _names_a_new_thing(spec, option) and isinstance(converted, str):
+            _check_new_name(converted)
         if option.field == "preview" and spec.rolls_dice:
             preview = bool(converted)
             continue
@@ -273,6 +276,48 @@ def build_action(
         return spec.model.model_validate(data), preview
     except ValidationError as exc:
         raise InvalidInput(explain_validation_error(exc.errors()[0])) from exc
+
+
+MAX_NAME = 40
+"""The longest name of a new unit, weapon, wagon…: like a side's, it must fit a Discord choice
+(100 characters) inside a list option, or autocomplete never offers it."""
+
+
+def _names_a_new_thing(spec: CommandSpec, option: OptionSpec) -> bool:
+    """The option names a thing the command puts on the table: ``name`` of an ``add`` command
+    (``/asl unit add``, ``/cwb wagon add``), or a ``name`` not looked up (an OCS Extender's)."""
+    return (
+        spec.system is not None
+        and option.field == "name"
+        and (spec.path.endswith(".add") or option.autocomplete is None)
+    )
+
+
+def _check_new_name(name: str) -> None:
+    """A new thing's name can be typed back: at most :data:`MAX_NAME` characters, no comma (lists
+    of names are comma-separated: ``weapons:"HMG, LMG"``), no control character or line break.
+
+    >>> _check_new_name("4-6-7 A")
+    >>> _check_new_name("HMG, LMG")
+    Traceback (most recent call last):
+    ...
+    rules_core.errors.InvalidInput: A name may not hold a comma: lists of names are separated by \
+commas ('HMG, LMG'); write it without one.
+    """
+    text = name.strip()
+    if len(text) > MAX_NAME:
+        raise InvalidInput(
+            f"A name may be at most {MAX_NAME} characters; {text[:20]}… has {len(text)}."
+        )
+    if "," in text:
+        raise InvalidInput(
+            "A name may not hold a comma: lists of names are separated by commas "
+            f"({text!r}); write it without one."
+        )
+    if any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in text):
+        raise InvalidInput(
+            f"A name may not hold a control character or a line break ({text!r}); type it plainly."
+        )
 
 
 def _no_users(text: str) -> UserRef:

@@ -195,28 +195,42 @@ def command_line(action: BaseModel) -> str:
     return " ".join(words)
 
 
+def setup_lines(data: Mapping[str, Any]) -> list[str]:
+    """Every command of a logged set-up (its JSON), one a line as a scenario writes it: what the
+    player asked to confirm a proposed set-up reads before agreeing to it.
+
+    >>> setup_lines({"action": "game.setup", "actions": [
+    ...     {"action": "asl.unit.add", "name": "4-4-7 R", "side": "Allied", "kind": "squad"},
+    ...     {"action": "asl.level", "side": "Axis", "level": 2}]})
+    ['unit add name:"4-4-7 R" side:Allied kind:squad', 'level side:Axis level:2']
+    """
+    actions = [a for a in data.get("actions", ()) if isinstance(a, Mapping)]
+    return [_item_line(item) for item in actions]
+
+
+def _item_line(item: Mapping[str, Any]) -> str:
+    words = " ".join(str(item.get("action", "")).split(".")[1:])
+    options = [
+        f"{key.replace('_', '-')}:{_value_text(value)}"
+        for key, value in item.items()
+        if key != "action"
+    ]
+    return " ".join([words, *options])
+
+
 def setup_text(data: Mapping[str, Any], limit: int = 3) -> str:
     """A logged set-up (its JSON) as players read it: its first commands as lines, then how many
-    more (for a proposal waiting for confirmation).
+    more (for a proposal waiting for confirmation; :func:`setup_lines` has them all).
 
     >>> setup_text({"action": "game.setup", "actions": [
     ...     {"action": "asl.unit.add", "name": "4-4-7 R", "side": "Allied", "kind": "squad"},
     ...     {"action": "asl.level", "side": "Axis", "level": 2}]})
     '/game setup unit add name:"4-4-7 R" side:Allied kind:squad; level side:Axis level:2'
     """
-    actions = [a for a in data.get("actions", ()) if isinstance(a, Mapping)]
-    lines = []
-    for item in actions[:limit]:
-        words = " ".join(str(item.get("action", "")).split(".")[1:])
-        options = [
-            f"{key.replace('_', '-')}:{_value_text(value)}"
-            for key, value in item.items()
-            if key != "action"
-        ]
-        lines.append(" ".join([words, *options]))
-    more = len(actions) - limit
+    lines = setup_lines(data)
+    more = len(lines) - limit
     tail = f"; … and {more} more command{'s' if more > 1 else ''}" if more > 0 else ""
-    return "/game setup " + "; ".join(lines) + tail
+    return "/game setup " + "; ".join(lines[:limit]) + tail
 
 
 def write_scenario(system: GameSystem[Any, Any], state: BaseModel, title: str = "") -> str:
@@ -434,6 +448,7 @@ __all__ = [
     "run_setup",
     "scenario_commands",
     "setup_actions",
+    "setup_lines",
     "setup_sides",
     "setup_text",
     "split_commands",

@@ -192,11 +192,11 @@ def render_embed(reply: Reply) -> discord.Embed:
         fields.append((f"d{stats.sides}: {sum(stats.counts)} dice", stats_line(stats)))
     if reply.file is not None:
         size = len(reply.file.content)
-        use = (
-            "give it to `/game setup` to set up these forces again"
-            if reply.command == "/game forces"
-            else "`referee verify` it"
-        )
+        uses = {
+            "/game forces": "give it to `/game setup` to set up these forces again",
+            "/game propose": "every command proposed: confirm only if you agree to all of them",
+        }
+        use = uses.get(reply.command, "`referee verify` it")
         fields.append(("File", f"{reply.file.filename} ({size} bytes) — {use}"))
     footer = footer_text(reply)
     budget = TOTAL_LIMIT - len(embed.title or "") - len(description) - len(footer)

@@ -41,7 +41,11 @@ def render_roll(roll: Roll) -> str:
 
 def render_text(reply: Reply) -> str:
     """The whole reply as lines of text."""
-    shows_entry = reply.seq is not None and not reply.ephemeral and reply.file is None
+    shows_entry = (
+        reply.seq is not None
+        and not reply.ephemeral
+        and (reply.file is None or reply.file_in_fields)  # an export shows no entry of its own
+    )
     head = f"#{reply.seq} " if shows_entry else ""
     title = f"{head}{reply.title}"
     if reply.actor:

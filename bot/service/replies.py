@@ -7,13 +7,13 @@ from fractions import Fraction
 from typing import Any
 
 from bot.dice.game_dice import FaceScript
-from bot.models import DieView, OddsLine, Reply, with_verb
+from bot.models import DieView, OddsLine, Reply, ReplyFile, with_verb
 from bot.service.change import Shown
 from bot.service.options import command_path
 from bot.storage import GameRow
 from rules_core.dice import Roll
 from rules_core.outcome import Step
-from rules_core.scenario import SETUP_ACTION, setup_text
+from rules_core.scenario import SETUP_ACTION, setup_lines, setup_text
 
 
 def proposal_text(command: Mapping[str, Any]) -> str:
@@ -189,12 +189,21 @@ class Replies:
             fields = ((f"Seed of epoch {entry['revealed_epoch']}", entry["revealed_seed"]),)
         elif kind == "game.seed":
             fields = (("Phrase", entry["phrase"]), ("Players' seeds", entry["players"]))
+        file = None
+        if kind == "game.propose" and entry["command"].get("action") == SETUP_ACTION:
+            # the player asked to confirm reads every command of the scenario, not the first few
+            text = "\n".join(setup_lines(entry["command"])) + "\n"
+            fields = (("set-up", text.rstrip("\n")),)
+            name = f"proposal-{entry['seq']}-setup.txt"
+            file = ReplyFile(filename=name, content=text.encode("utf-8"))
         base["commitment"] = shown_commitment
         return Reply(
             command=command_path(kind),
             title=titles[kind](entry),
             fields=fields,
             revealed_seed=revealed,
+            file=file,
+            file_in_fields=file is not None,
             **base,
         )
 

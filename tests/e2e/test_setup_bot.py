@@ -67,6 +67,12 @@ async def test_an_attached_scenario_is_set_up_and_written_back(
     assert len(discord.downloads) == 1
     assert "proposes /game setup level side:Axis level:2" in proposal.text
     assert not proposal.ephemeral
+    # the Allied player reads every command proposed before confirming, not the first three
+    (proposed,) = proposal.files
+    assert proposed.filename == "proposal-4-setup.txt"
+    lines = proposed.data.decode("utf-8").splitlines()
+    assert len(lines) == 12 and lines[-1].startswith("weapon add name:MMG side:Allied")
+    assert "weapon add name:MMG side:Allied" in proposal.text
     status = await answer(discord, ["game", "status"], channel="setup-1")
     assert "alice: /game setup level side:Axis level:2; unit add" in status.text
     # a referee applies the same file at once: one entry, summarised per side

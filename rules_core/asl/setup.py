@@ -89,6 +89,14 @@ def add_unit(state: AslState, action: AddUnit) -> Outcome[AslState]:
     kept: dict[str, object] = {}
     if existing is not None:  # its use this phase / Player Turn stays (A8, A9.11, A9.12, A9.72)
         kept = {name: getattr(existing, name) for name in UNIT_USE}
+        held = [w.name for w in state.weapons if w.possessor == existing.name]
+        if existing.side != side_name and held:  # a weapon is its possessor's side's (A9.7)
+            one = len(held) == 1
+            raise InvalidInput(
+                f"{existing.name} holds {', '.join(held)}, which stay{'s' if one else ''} "
+                f"{existing.side}; give {'it' if one else 'them'} to another {existing.side} unit "
+                f"(weapon add update:true owner:…) before moving {existing.name} to {side_name}."
+            )
     unit = Unit(
         **kept,
         name=action.name.strip(),
@@ -190,7 +198,8 @@ def add_weapon(state: AslState, action: AddWeapon) -> Outcome[AslState]:
         if unit is None:
             raise InvalidInput(f"There is no unit called {action.owner!r} in this game.")
         if unit.side != side_name:
-            raise InvalidInput(f"{unit.name} is not a {side_name} unit.")
+            article = "an" if side_name[:1].lower() in "aeiou" else "a"
+            raise InvalidInput(f"{unit.name} is not {article} {side_name} unit.")
         owner = unit.name
     captured = None
     if action.captured_from is not None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
@@ -80,6 +80,9 @@ class AslSystem(GameSystem[AslState, AslAction]):
 
     name = "asl"
     title = "Advanced Squad Leader"
+    rules_version: ClassVar[int] = 2
+    """2: a unit holding weapons keeps its side on ``/asl unit add update:true`` (1 let it change,
+    leaving its weapons held across sides)."""
     state_type = AslState
     action_types = ACTION_TYPES
     action_adapter: TypeAdapter[AslAction] = TypeAdapter(AslActionField)

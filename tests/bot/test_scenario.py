@@ -506,3 +506,36 @@ def test_a_forged_set_up_is_caught_by_both_verifiers(tmp_path: Path) -> None:
     run = standalone(honest, tmp_path)
     assert run.returncode != 0 and "alice holds no seat of Allied" in run.stdout
     assert not verify_text(honest, InstalledSystems()).ok
+
+
+def test_a_unit_holding_weapons_keeps_its_side_so_its_forces_read_back() -> None:
+    """Found by trying it: ``unit add update:true`` moved a unit to the other side with its
+    weapons still the old side's (an Axis LMG held by an Allied squad), and /game forces then
+    wrote a scenario /game setup refuses. A weapon is its possessor's side's (A9.7)."""
+    system, state = fresh("asl")
+    actions, errors = read(
+        "asl",
+        "unit add name:L side:Axis kind:leader quality:8-1\n"
+        "weapon add name:LMG side:Axis kind:sw_mg owner:L\n"
+        "unit add name:L side:Allied kind:squad update:true\n"
+        "unit add name:E side:Axis kind:squad\n"
+        "unit add name:E side:Allied kind:squad update:true\n",  # holds nothing: it may move
+    )
+    assert errors == []
+    outcome, errors = check_setup(system, state, actions)
+    assert errors == [
+        (
+            "line 3",
+            "L holds LMG, which stays Axis; give it to another Axis unit (weapon add "
+            "update:true owner:…) before moving L to Allied.",
+        )
+    ]
+    assert system.rules_version == 2  # a ruling changed (docs/EXPORT.md, Rules versions)
+    moved = [a for where, a in actions if where != "line 3"]
+    outcome, errors = check_setup(system, state, [("", a) for a in moved])
+    assert errors == []
+    assert set_up("asl", write_scenario(system, outcome.state)) == outcome.state
+    _, errors = check_setup(
+        system, outcome.state, [("", AddWeapon(name="MG", side="Axis", kind="sw_mg", owner="E"))]
+    )
+    assert errors == [("", "E is not an Axis unit.")]

@@ -60,8 +60,33 @@ def _csv(header: tuple[str, ...], rows: list[list[str]]) -> str:
     text = io.StringIO()
     writer = csv.writer(text, lineterminator="\n")
     writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerows([[spreadsheet_safe(cell) for cell in row] for row in rows])
     return text.getvalue()
+
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet reads as the start of a formula when a cell begins with it."""
+
+
+def spreadsheet_safe(cell: str) -> str:
+    """A cell a spreadsheet shows as text, never runs as a formula: a player's Discord name, a
+    scenario or tournament id that starts like a formula (``=HYPERLINK(…)``) gets a leading ``'``
+    (the usual defence against formula injection in CSV files); numbers stay as they are.
+
+    >>> spreadsheet_safe("=SUM(A1:A9)"), spreadsheet_safe("@bob"), spreadsheet_safe("-3")
+    ("'=SUM(A1:A9)", "'@bob", '-3')
+    """
+    if cell.startswith(FORMULA_START) and not _is_number(cell):
+        return "'" + cell
+    return cell
+
+
+def _is_number(cell: str) -> bool:
+    try:
+        float(cell)
+    except ValueError:
+        return False
+    return True
 
 
 def league_zip(

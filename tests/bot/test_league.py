@@ -95,3 +95,28 @@ def test_results_are_logged_listed_and_exported_as_the_ratings_csv_with_each_gam
     for name in names[2:]:
         verified = referee("verify", str(tmp_path / name))
         assert verified.returncode == 0, verified.stdout + verified.stderr
+
+
+def test_a_name_that_starts_like_a_formula_is_text_in_the_spreadsheet(tmp_path: Path) -> None:
+    """Found by trying it as a hostile player: a Discord name ``=HYPERLINK(…)`` went into
+    results.csv as is, and the organiser's spreadsheet ran it as a formula. A cell that starts
+    like a formula (``= + - @``, tab, carriage return) gets a leading ``'``; numbers stay."""
+    play(
+        tmp_path / "league.db",
+        tmp_path,
+        "table-1",
+        """\
+@org /game new system:asl title:"Round 1"
+@=cmd|calc!A0 /game seat side:Axis
+@ron /game seat side:Allied
+@ron /game result winner:Axis scenario:FT91 attacker:Axis tournament:"+T1" round:1
+@org /game league tournament:"+T1"
+""",
+    )
+    with zipfile.ZipFile(tmp_path / "_T1-results.zip") as archive:
+        results = list(csv.reader(io.StringIO(archive.read("results.csv").decode("utf-8"))))
+        times = list(csv.reader(io.StringIO(archive.read("response_times.csv").decode("utf-8"))))
+    assert results[1][:5] == ["'+T1", "1", "", "FT91", "'=cmd|calc!A0"]
+    assert results[1][8] == "ron"
+    assert [row[5] for row in times[1:]] == ["'=cmd|calc!A0", "ron"]
+    assert [row[0] for row in times[1:]] == ["'+T1", "'+T1"]

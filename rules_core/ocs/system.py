@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
@@ -146,6 +146,9 @@ class OcsSystem(GameSystem[OcsState, AnyOcsAction]):
 
     name = "ocs"
     title = "Operational Combat Series"
+    rules_version: ClassVar[int] = 2
+    """2: a unit's name differing from another's only in case is refused (1 accepted "Pz" beside
+    "pz", which autocomplete of a list then hid as the same name)."""
     state_type = OcsState
     action_types = ACTION_TYPES
     action_adapter: TypeAdapter[AnyOcsAction] = TypeAdapter(OcsAction)

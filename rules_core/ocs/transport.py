@@ -156,7 +156,7 @@ def _form(state: OcsState, action: Extender) -> Outcome[OcsState]:
             rule="OCS 12.7d",
         )
     name = (action.name or "").strip() or state.unique_name(f"Extender {hex}")
-    if any(u.name == name for u in state.units):
+    if any(u.name.casefold() == name.casefold() for u in state.units):
         raise InvalidInput(f"There is already a unit called {name!r}.")
     need = EXTENDER_POINTS
     changed: list[Unit] = []

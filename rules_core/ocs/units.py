@@ -102,7 +102,7 @@ def resolve_unit_add(state: OcsState, action: UnitAdd) -> Outcome[OcsState]:
     name = action.name.strip()
     if not name:
         raise InvalidInput("A unit needs a name.")
-    if any(u.name == name for u in state.units):
+    if any(u.name.casefold() == name.casefold() for u in state.units):  # one name, any case
         raise InvalidInput(f"There is already a unit called {name!r}.")
     load = parse_tokens(action.load)
     if load and action.kind != "transport":

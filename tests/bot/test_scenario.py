@@ -355,7 +355,7 @@ def ocs_forces(draw: st.DrawFn) -> list[BaseModel]:
         )
         for _ in range(draw(st.integers(0, 4)))
     ]
-    names = draw(st.lists(_NAME, max_size=5, unique_by=str))
+    names = draw(st.lists(_NAME, max_size=5, unique_by=str.casefold))
     for name in names:
         kind = draw(st.sampled_from(["combat", "HQ", "transport"]))
         actions.append(

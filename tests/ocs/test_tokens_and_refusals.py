@@ -124,6 +124,7 @@ BAD: list[tuple[AnyOcsAction, type[RulesError], str]] = [
     (Capture(side="Axis", hex="B2", unit="Red Bn"), InvalidInput, "belongs to Soviet, not Axis"),
     (Strength(unit="Ghost", mode="attack"), InvalidInput, "no unit called 'Ghost'"),
     (UnitAdd(name="Bn", side="Axis", steps=1), InvalidInput, "already a unit called 'Bn'"),
+    (UnitAdd(name="BN", side="Axis", steps=1), InvalidInput, "already a unit called 'BN'"),
     (UnitAdd(name="X", side="Axis", steps=1, re="-1"), InvalidInput, "RE '-1' must be"),
     (UnitAdd(name="X", side="Axis", steps=1, load="1 SP"), InvalidInput, "Only Transport Points"),
     (DumpList(side="Nobody"), InvalidInput, "not a side of this game"),

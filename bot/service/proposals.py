@@ -130,9 +130,9 @@ class Proposals(Actions):
         withdrawn = proposal["by"]["id"] == actor.user_id
         held = set(self.held_sides(row, actor))
         if not (withdrawn or self.is_referee(row, actor) or held & set(proposal["needs"])):
+            player = f"the {' or '.join(proposal['needs'])} player or " if proposal["needs"] else ""
             raise NotYourSide(
-                f"Only the {' or '.join(proposal['needs'])} player or a referee may decline "
-                "this proposal; its proposer may withdraw it."
+                f"Only {player}a referee may decline this proposal; its proposer may withdraw it."
             )
         table = copy_table(row.table)
         table["proposals"] = [p for p in table["proposals"] if p["entry"] != command.entry]
@@ -158,10 +158,10 @@ class Proposals(Actions):
         data = dict(proposal["command"])
         if data.get("action") == "game.void":
             if not (self.free_hand(row, actor) or held & set(proposal["needs"])):
-                raise NotYourSide(
-                    f"Only the {' or '.join(proposal['needs'])} player or a referee without a "
-                    "seat may confirm this void."
+                player = (
+                    f"the {' or '.join(proposal['needs'])} player or " if proposal["needs"] else ""
                 )
+                raise NotYourSide(f"Only {player}a referee without a seat may confirm this void.")
             return await self._void(live, actor, gc.GameVoid.model_validate(data), agreed)
         action = live.system.parse_action(data)
         concerned = sorted(live.system.concerned_sides(live.state, action))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -30,6 +30,16 @@ def proposal_text(command: Mapping[str, Any]) -> str:
         if k != "action" and v not in (None, "", [], ())
     )
     return f"{command_path(str(command['action']))} {options}".strip()
+
+
+def who_confirms(needs: Sequence[str]) -> str:
+    """Who may confirm a proposal: the player of a side it needs, or — when its proposer holds
+    every side it concerns — a referee without a seat.
+
+    >>> who_confirms(["Allied"]), who_confirms([])
+    ('the Allied player', 'a referee without a seat')
+    """
+    return f"the {' or '.join(needs)} player" if needs else "a referee without a seat"
 
 
 def _option_text(value: Any) -> str:
@@ -160,8 +170,8 @@ class Replies:
                 + f" ({e['attacker']} attacked)"
             ),
             "game.propose": lambda e: (
-                f"{with_verb(e['by']['name'], 'proposes')} {proposal_text(e['command'])}; the "
-                f"{' or '.join(e['needs'])} player confirms with /game confirm entry:{e['seq']}"
+                f"{with_verb(e['by']['name'], 'proposes')} {proposal_text(e['command'])}; "
+                f"{who_confirms(e['needs'])} confirms with /game confirm entry:{e['seq']}"
             ),
             "game.decline": lambda e: (
                 f"Proposal {e['entry']} "

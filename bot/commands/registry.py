@@ -278,9 +278,10 @@ def build_action(
         raise InvalidInput(explain_validation_error(exc.errors()[0])) from exc
 
 
-MAX_NAME = 40
-"""The longest name of a new unit, weapon, wagon…: like a side's, it must fit a Discord choice
-(100 characters) inside a list option, or autocomplete never offers it."""
+MAX_NAME = 80
+"""The longest name of a new unit, weapon, wagon…, as CWB's names always were: it fits a Discord
+choice (100 characters), or autocomplete never offers it ("Squad Heavy machine gun A of 1st
+Platoon" has 41)."""
 
 
 def _names_a_new_thing(spec: CommandSpec, option: OptionSpec) -> bool:

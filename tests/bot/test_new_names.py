@@ -56,8 +56,8 @@ def test_a_new_name_that_cannot_be_typed_back_is_refused(path: str, case: str) -
 def test_a_name_already_on_the_table_is_looked_up_as_given() -> None:
     """Only new names are checked: a command that looks a thing up takes the name as it is."""
     registry = build_registry({"asl": get_system("asl")})
-    action, _ = build_action(registry.commands["asl.weapon.dm"], {"name": "x" * 60})
-    assert action.model_dump()["name"] == "x" * 60
+    action, _ = build_action(registry.commands["asl.weapon.dm"], {"name": "x" * (MAX_NAME + 20)})
+    assert action.model_dump()["name"] == "x" * (MAX_NAME + 20)
 
 
 def test_the_console_and_a_scenario_refuse_them_and_log_nothing(tmp_path: Path) -> None:

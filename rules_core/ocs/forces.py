@@ -16,6 +16,8 @@ hex:0905']
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from pydantic import BaseModel
 
 from rules_core.ocs.actions import DumpAdd, UnitAdd
@@ -39,7 +41,7 @@ def _unit(unit: Unit) -> UnitAdd:
         name=unit.name,
         side=unit.side,
         steps=unit.steps,
-        re=str(unit.re),
+        re=re_text(unit.re),
         ar=unit.ar,
         kind=unit.kind,
         formation=unit.formation,
@@ -60,4 +62,16 @@ def _unit(unit: Unit) -> UnitAdd:
     )
 
 
-__all__ = ["forces"]
+def re_text(re: Fraction) -> str:
+    """Regimental Equivalents as players write them (series rule 9.11d): whole and a fraction.
+
+    >>> [re_text(Fraction(n, 2)) for n in (0, 1, 2, 5)]
+    ['0', '1/2', '1', '2 1/2']
+    """
+    whole, rest = divmod(re, 1)
+    if not rest:
+        return str(whole)
+    return f"{rest}" if not whole else f"{whole} {rest}"
+
+
+__all__ = ["forces", "re_text"]

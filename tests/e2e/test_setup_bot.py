@@ -18,7 +18,7 @@ from tests.fake_discord import FakeDiscord, Reply, UploadedFile
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 TIMEOUT = 30.0
-CHANNELS = ("setup-1", "setup-2", "setup-3", "setup-4")
+CHANNELS = ("setup-1", "setup-2", "setup-3", "setup-4", "setup-5")
 SCENARIO = Path(__file__).resolve().parents[2] / "docs" / "scenarios" / "asl.txt"
 
 
@@ -173,3 +173,23 @@ async def test_no_option_opens_a_form_whose_lines_are_the_scenario(
     )
     refused = await submitted.next_reply(TIMEOUT)
     assert refused.ephemeral and "line 1: Give the option kind." in refused.text
+
+
+async def test_the_other_player_confirms_a_scenario_with_the_proposals_button(
+    table: tuple[FakeDiscord, BotProcess],
+) -> None:
+    discord, _ = table
+    await new_game(discord, "setup-5")
+    scenario = UploadedFile("asl.txt", SCENARIO.read_bytes())
+    proposal = await answer(discord, ["game", "setup"], {"file": scenario}, channel="setup-5")
+    assert proposal.message is not None
+    confirm, _ = proposal.custom_ids
+    assert confirm.startswith("act:game.confirm:")
+    sent = await discord.click(confirm, proposal.message["id"], user="bob", channel="setup-5")
+    while True:  # the click updates the proposal's buttons, then posts the result
+        done = await sent.next_reply(TIMEOUT)
+        if done.kind == "followup" or (done.kind == "callback" and done.type == 4):
+            break
+    assert "/game setup" in done.text and "4 units, 3 weapons" in done.text, done.text
+    forces = await answer(discord, ["game", "forces"], user="bob", channel="setup-5")
+    assert forces.files[0].data.decode("utf-8").count("\nunit add ") == 7

@@ -175,7 +175,7 @@ SET_BOARD = (
 )
 """A game's status board (``/game board``): operational, outside the log (migration 002)."""
 
-TABLES = ("games", "seeds", "entries", "rolls")
+TABLES = ("games", "seeds", "entries", "rolls", "boards")
 """Every table of the schema, parents first (copies and backups go in this order)."""
 
 

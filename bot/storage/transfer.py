@@ -32,9 +32,17 @@ class Copied:
     rows: dict[str, int]
 
     def summary(self) -> str:
-        """``"2 games, 41 entries, 3 seeds, 60 dice"``."""
-        names = {"games": "games", "entries": "entries", "seeds": "seeds", "rolls": "dice"}
-        return ", ".join(f"{self.rows.get(t, 0)} {names[t]}" for t in sql.TABLES)
+        """``"2 games, 3 seeds, 41 entries, 60 dice"``, and the status boards if there are any
+        (``", 1 status board(s)"``)."""
+        names = {
+            "games": "games", "entries": "entries", "seeds": "seeds", "rolls": "dice",
+            "boards": "status board(s)",
+        }  # fmt: skip
+        return ", ".join(
+            f"{self.rows.get(t, 0)} {names[t]}"
+            for t in sql.TABLES
+            if t != "boards" or self.rows.get(t)
+        )
 
 
 class _Source:

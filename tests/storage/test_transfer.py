@@ -13,6 +13,7 @@ from bot.log.export import export_game
 from bot.log.verify import verify_lines
 from bot.service.game_service import GameService
 from bot.storage import Repository
+from bot.storage.base import BoardRow
 from bot.table import commands as gc
 from tests.bot.conftest import ALICE, HERE, start_game
 from tests.bot.toysystem import SYSTEM, Ammo, Shoot
@@ -46,6 +47,20 @@ async def play(database: Path | str) -> None:
         await service.handle(HERE, ALICE, "end", gc.GameEnd())
         await start_game(service, OTHER)
         await service.handle(OTHER, ALICE, "r", gc.RollDice(dice="3d6"))
+        row = await repo.active_game(OTHER.guild_id, OTHER.channel_id)
+        assert row is not None
+        await repo.set_board(row.id, 2**63 - 7, True)  # its status board, posted in Discord
+    finally:
+        await repo.close()
+
+
+async def board(database: Path | str) -> BoardRow | None:
+    """The status board of the game at ``OTHER``."""
+    repo = await Repository.open(database)
+    try:
+        row = await repo.active_game(OTHER.guild_id, OTHER.channel_id)
+        assert row is not None
+        return await repo.board(row.id)
     finally:
         await repo.close()
 
@@ -73,7 +88,7 @@ def summary(texts: list[str]) -> str:
     lines = [json.loads(line) for text in texts for line in text.splitlines()]
     entries = [line for line in lines if "seq" in line and "prev" in line]
     dice = sum(len(e["dice"]) for e in entries)
-    return f"2 games, 3 seeds, {len(entries)} entries, {dice} dice."
+    return f"2 games, 3 seeds, {len(entries)} entries, {dice} dice, 1 status board(s)."
 
 
 async def test_migrate_db_copies_every_game_to_the_other_engine_and_back(
@@ -87,11 +102,13 @@ async def test_migrate_db_copies_every_game_to_the_other_engine_and_back(
     original = await exports(source)
     assert done.stdout.strip().endswith(summary(original)), done.stdout
     assert len(original) == 2 and await exports(url) == original
+    assert await board(url) == await board(source) == BoardRow(2, 2**63 - 7, True)
     # and back into a new SQLite file: the same bytes again
     back = tmp_path / "back.db"
     done = referee("migrate-db", url, str(back), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert await exports(back) == original
+    assert await board(back) == BoardRow(2, 2**63 - 7, True)
     # the copied database goes on: a new game gets a new id, the active game takes actions
     repo = await Repository.open(url)
     try:
@@ -133,6 +150,7 @@ async def test_backup_writes_a_new_sqlite_file_holding_every_game(
     original = await exports(database)
     assert done.stdout.strip().endswith(f"backup.db: {summary(original)}"), done.stdout
     assert await exports(tmp_path / "backup.db") == original
+    assert await board(tmp_path / "backup.db") == BoardRow(2, 2**63 - 7, True)
     again = referee("backup", "backup.db", "--db", str(database), cwd=tmp_path)
     assert again.returncode == 2
     assert again.stderr.strip() == "backup.db exists already; name a new file for the backup."

@@ -25,7 +25,7 @@ pytestmark = [pytest.mark.e2e]
 
 TIMEOUT = 60.0
 BOT_ROLLS = 20
-CONSOLE_ROLLS = 40
+CONSOLE_ROLLS = 100
 
 
 async def answer(discord: FakeDiscord, path: list[str], options: dict[str, str]) -> Reply:
@@ -89,7 +89,9 @@ async def test_a_bot_and_two_consoles_roll_in_one_postgresql_game_at_once(
         for name in ("carol", "dave"):  # the writers really took turns: interleaved entries
             mine = [i for i, r in enumerate(reasons) if r == name]
             between = reasons[mine[0] : mine[-1]]
-            assert any(r and r.startswith("bot ") for r in between), reasons
+            # another writer (the bot, or the other console) wrote while this console rolled;
+            # a console's rolls are quick (one round trip each), so which one varies with load
+            assert any(r != name for r in between), reasons
         dice = [d["seq"] for e in entries for d in e.data()["dice"]]
         assert dice == list(range(1, row.next_die))
         report = verify_lines((await export_game(repo, row)).splitlines(), InstalledSystems())

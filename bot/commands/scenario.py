@@ -24,7 +24,12 @@ from pydantic import BaseModel
 from bot.commands.registry import Registry, build_action, parse_line
 from bot.errors import UserError
 from rules_core.errors import RulesError
-from rules_core.scenario import command_words, is_scenario_command, split_commands
+from rules_core.scenario import (
+    MAX_COMMANDS,
+    command_words,
+    is_scenario_command,
+    split_commands,
+)
 
 Located = tuple[str, BaseModel]
 """A set-up action with where it is in the text (``line 3``)."""
@@ -42,7 +47,11 @@ def read_scenario(
     commands = ", ".join(command_words(s.model) for s in allowed if is_scenario_command(s.model))
     actions: list[Located] = []
     errors: list[tuple[str, str]] = []
-    for where, command in split_commands(text):
+    found = split_commands(text)
+    if len(found) > MAX_COMMANDS:  # refused before reading any: a 64 KiB file of "x;" is 32,768
+        many = f"it holds {len(found)} commands; at most {MAX_COMMANDS}."
+        return actions, [("the scenario", many)]
+    for where, command in found:
         try:
             action = _read_command(command, system, registry, commands)
             actions.append((where, respell(action) if respell else action))

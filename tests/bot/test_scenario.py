@@ -539,3 +539,14 @@ def test_a_unit_holding_weapons_keeps_its_side_so_its_forces_read_back() -> None
         system, outcome.state, [("", AddWeapon(name="MG", side="Axis", kind="sw_mg", owner="E"))]
     )
     assert errors == [("", "E is not an Axis unit.")]
+
+
+def test_a_file_of_thousands_of_commands_is_refused_before_any_is_read() -> None:
+    """Found by trying it as a hostile player: 64 KiB of ``x;`` is 32,768 commands, each read
+    (and refused) one by one, and the refusal never said the scenario held too many."""
+    text = "x;" * (32 * 1024)
+    actions, errors = read("asl", text)
+    assert actions == []
+    assert errors == [("the scenario", "it holds 32768 commands; at most 500.")]
+    message = SetupRefused(errors).user_message
+    assert message.endswith("the scenario: it holds 32768 commands; at most 500.")

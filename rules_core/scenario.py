@@ -262,7 +262,13 @@ class _NoDice(RecordingDice):
         raise InvalidInput(f"A set-up command rolls no dice (it asked for {label}).")
 
 
-def located_errors_text(errors: Sequence[tuple[str, str]], limit: int = MAX_LISTED) -> str:
+REFUSED = "Nothing was set up; fix these and send the whole scenario again:"
+"""How a refusal of a scenario begins, to its sender."""
+
+
+def located_errors_text(
+    errors: Sequence[tuple[str, str]], limit: int = MAX_LISTED, heading: str = REFUSED
+) -> str:
     """Errors as one message: each with where it is, the first ``limit``, then how many more.
 
     >>> located_errors_text([("line 2", "Give the option side."), ("line 5", "No.")])
@@ -272,14 +278,15 @@ side. line 5: No.'
     shown = " ".join(f"{where}: {message}" for where, message in errors[:limit])
     more = len(errors) - limit
     tail = f" … and {more} more error{'s' if more > 1 else ''}." if more > 0 else ""
-    return f"Nothing was set up; fix these and send the whole scenario again: {shown}{tail}"
+    return f"{heading} {shown}{tail}"
 
 
 class SetupRefused(InvalidInput):
-    """A scenario with errors: each with where it is; nothing was applied."""
+    """A scenario with errors: each with where it is; nothing was applied. ``heading`` says to
+    whom: its sender (the default), or the player confirming a proposal of it."""
 
-    def __init__(self, errors: Sequence[tuple[str, str]]) -> None:
-        super().__init__(located_errors_text(errors))
+    def __init__(self, errors: Sequence[tuple[str, str]], heading: str = REFUSED) -> None:
+        super().__init__(located_errors_text(errors, heading=heading))
         self.errors = tuple(errors)
 
 

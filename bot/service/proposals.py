@@ -16,6 +16,7 @@ from bot.service.actions import Actions
 from bot.service.beacon import refuse_while_pending
 from bot.service.change import Change, Live, copy_table
 from bot.table import commands as gc
+from rules_core.scenario import SetupRefused
 
 log = logging.getLogger(__name__)
 
@@ -170,4 +171,11 @@ class Proposals(Actions):
                 f"This proposal concerns {', '.join(concerned)}; only their players together, "
                 "or a referee, may agree to it."
             )
-        return self._run_action(live, action, concerned, agreed)
+        try:
+            return self._run_action(live, action, concerned, agreed)
+        except SetupRefused as exc:  # the game changed since: the confirmer did not write it
+            raise SetupRefused(
+                exc.errors,
+                f"Proposal {command.entry} no longer sets up as proposed; decline it "
+                f"(/game decline entry:{command.entry}) and let its proposer send it again:",
+            ) from None

@@ -55,3 +55,37 @@ def test_a_proposal_only_a_referee_without_a_seat_may_confirm_says_so(tmp_path: 
     assert "line 7: Only a referee may decline this proposal; its proposer may withdraw it." in out
     assert "line 8: Only a referee without a seat may confirm this void." in out
     assert "#7 Entry 4 is void: a bad roll — org" in out
+
+
+def test_a_proposed_set_up_that_no_longer_applies_tells_the_confirmer_what_to_do(
+    tmp_path: Path,
+) -> None:
+    """The other side added a unit of the same name meanwhile: confirming refuses the set-up,
+    and says so to the confirmer — not "fix these and send the whole scenario again", which
+    was the proposer's business."""
+    script = tmp_path / "game.txt"
+    script.write_text(
+        """\
+@ref /game new system:asl title:"Hill 621"
+@ref /game seat side:Axis player:@al
+@ref /game seat side:Allied player:@bob
+@al /game setup text:"unit add name:A side:Axis kind:squad; unit add name:R side:Allied kind:squad"
+@bob /asl unit add name:r side:Allied kind:squad
+@bob /game confirm entry:4
+@bob /game decline entry:4
+""",
+        encoding="utf-8",
+    )
+    run = subprocess.run(
+        [sys.executable, "-m", "bot", "console", str(script), "--db", str(tmp_path / "g.db")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert (
+        "line 6: Proposal 4 no longer sets up as proposed; decline it (/game decline entry:4) and "
+        "let its proposer send it again: command 2: 'R' already exists; use update:true to "
+        "change it."
+    ) in run.stdout, run.stdout
+    assert "#6 Proposal 4 declined — bob" in run.stdout

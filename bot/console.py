@@ -84,7 +84,11 @@ def console_user(name: str) -> UserRef:
 def console_file(path: str) -> AttachedFile:
     """A local file named in an option (``/game setup file:scenario.txt``), read as Discord reads
     an attachment: UTF-8, at most 64 KiB; a relative path is from the current directory."""
+    if not path.strip():  # Path("") is the current directory
+        raise BadCommand("Give the file's path, like file:docs/scenarios/asl.txt.")
     target = Path(path.strip()).expanduser()
+    if target.is_dir():
+        raise BadCommand(f"{path.strip()} is a folder; give the path of a file in it.")
     try:
         AttachedFile.check_size(target.name, target.stat().st_size)
         data = target.read_bytes()

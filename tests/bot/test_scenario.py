@@ -339,6 +339,11 @@ def test_the_console_reads_a_scenario_file_as_discord_reads_an_attachment(
         console_file(str(latin))
     with pytest.raises(BadCommand, match=r"Cannot read the file .*: No such file"):
         console_file(str(tmp_path / "missing.txt"))
+    # found by trying it: an empty file: said "Cannot read the file : Is a directory."
+    with pytest.raises(BadCommand, match=r"^Give the file's path, like file:docs/scenarios"):
+        console_file("  ")
+    with pytest.raises(BadCommand, match=r"is a folder; give the path of a file in it\.$"):
+        console_file(str(tmp_path))
 
 
 @st.composite

@@ -45,25 +45,35 @@ FLOOR = ["bench/floor_bot.py"]
 
 Command = tuple[list[str], dict[str, Any]]
 
+ASL_FORCES: list[Command] = [
+    (["asl", "unit", "add"], {"name": "A", "side": "Axis", "kind": "squad"}),
+    (["asl", "unit", "add"], {"name": "B", "side": "Axis", "kind": "squad"}),
+    (["asl", "weapon", "add"],
+     {"name": "HMG", "side": "Axis", "kind": "sw_mg", "rof": 3, "owner": "A"}),
+    (["asl", "weapon", "add"],
+     {"name": "LMG", "side": "Axis", "kind": "sw_mg", "rof": 1, "owner": "B"}),
+]  # fmt: skip
+"""The Fire Group of the benchmark: two squads, an HMG and an LMG of the Axis."""
+_AFRESH = {"update": True, "broken": False, "pinned": False, "berserk": False}
+_MG_AFRESH = {"update": True, "correction": True, "status": "ok", "marker": "none",
+              "low_ammo": False}  # fmt: skip
 ASL_RESET: list[Command] = [
-    (["asl", "unit", "add"], {"name": "A", "side": "Axis", "kind": "squad", "update": True}),
-    (["asl", "unit", "add"], {"name": "B", "side": "Axis", "kind": "squad", "update": True}),
-    (
-        ["asl", "weapon", "add"],
-        {"name": "HMG", "side": "Axis", "kind": "sw_mg", "rof": 3, "owner": "A", "update": True},
-    ),
-    (
-        ["asl", "weapon", "add"],
-        {"name": "LMG", "side": "Axis", "kind": "sw_mg", "rof": 1, "owner": "B", "update": True},
-    ),
-]
-"""Puts the Fire Group back as set up (fire may break units and weapons and marks the MGs)."""
+    (["asl", "phase"], {"phase": "rph", "side": "Axis", "correction": True}),
+    (["asl", "phase"], {}),
+    *[(path, {**options, **(_AFRESH if path[1] == "unit" else _MG_AFRESH)})
+      for path, options in ASL_FORCES],
+]  # fmt: skip
+"""Puts the Fire Group back as set up, as the rules allow since the Player Turn is refereed: the
+game's creator (a referee) begins a new Axis Player Turn (a correction to its Rally Phase, so no
+unit or MG carries this Player Turn's fire, A3/A9.2), goes on to the Prep Fire Phase, and resets
+what fire may have done to units and MGs (broken, pinned, malfunctioned, Low Ammo, fire markers;
+a referee's ``correction:true`` for the MGs, A9.7)."""
 ASL_FIRE: Command = (["asl", "fire"], {"weapons": "HMG, LMG", "units": "A, B"})
 ASL_SETUP: list[Command] = [
     (["game", "new"], {"system": "asl", "title": "bench"}),
     (["game", "seat"], {"side": "Axis"}),
     (["asl", "level"], {"side": "Axis", "level": 4}),
-    *[(path, {k: v for k, v in o.items() if k != "update"}) for path, o in ASL_RESET],
+    *ASL_FORCES,
     (["asl", "phase"], {"phase": "pfph", "side": "Axis"}),
 ]
 OCS_SETUP: list[Command] = [
@@ -350,26 +360,21 @@ def preview_times(samples: int) -> list[tuple[str, float, float]]:
     return results
 
 
+def console_line(command: Command) -> str:
+    """A benchmark command as a player types it in the console (``/asl phase phase:rph ...``)."""
+    path, options = command
+
+    def value(v: Any) -> str:
+        text = str(v).lower() if isinstance(v, bool) else str(v)
+        return f'"{text}"' if any(c in text for c in ' ,"') else text
+
+    return " ".join(["/" + " ".join(path), *(f"{k}:{value(v)}" for k, v in options.items())])
+
+
 def console_game(directory: Path, actions: int) -> dict[str, float]:
     """A scripted ASL game of ``actions`` lines (all logged) through ``referee console``."""
-    lines = [
-        '/game new system:asl title:"bench console"',
-        "/game seat side:Axis",
-        "/asl level side:Axis level:4",
-        "/asl unit add name:A side:Axis kind:squad",
-        "/asl unit add name:B side:Axis kind:squad",
-        "/asl weapon add name:HMG side:Axis kind:sw_mg rof:3 owner:A",
-        "/asl weapon add name:LMG side:Axis kind:sw_mg rof:1 owner:B",
-        "/asl phase phase:pfph side:Axis",
-    ]
-    cycle = [
-        "/asl unit add name:A side:Axis kind:squad update:true",
-        "/asl unit add name:B side:Axis kind:squad update:true",
-        "/asl weapon add name:HMG side:Axis kind:sw_mg rof:3 owner:A update:true",
-        "/asl weapon add name:LMG side:Axis kind:sw_mg rof:1 owner:B update:true",
-        '/asl fire weapons:"HMG, LMG" units:"A, B"',
-        "/roll dice:DR reason:sniper",
-    ]
+    lines = [console_line(command) for command in ASL_SETUP]
+    cycle = [*(console_line(c) for c in (*ASL_RESET, ASL_FIRE)), "/roll dice:DR reason:sniper"]
     i = 0
     while len(lines) < actions:
         lines.append(cycle[i % len(cycle)])
@@ -389,7 +394,11 @@ def console_game(directory: Path, actions: int) -> dict[str, float]:
     results = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     ok = sum(1 for r in results if r.get("ok"))
     if done.returncode != 0 or ok != len(lines):
-        raise Failed(f"console: exit {done.returncode}, {ok}/{len(lines)} lines ok\n{done.stderr}")
+        first: dict[str, Any] = next((r for r in results if not r.get("ok")), {})
+        raise Failed(
+            f"console: exit {done.returncode}, {ok}/{len(lines)} lines ok; first refusal: "
+            f"{json.dumps(first)[:400]}\n{done.stderr}"
+        )
     (head,) = sqlite3.connect(database).execute("SELECT max(head_seq) FROM games").fetchone()
     if head != len(lines):
         raise Failed(f"console: {head} entries logged for {len(lines)} lines")
@@ -614,7 +623,7 @@ class Run:
         )
         self.row("  ratio to the floor, p50", f"{a50 / f50:.2f}×", "≤ 2×", a50 / f50 <= 2)
         self.row("  ratio to the floor, p99", f"{a99 / f99:.2f}×", "≤ 3×", a99 / f99 <= 3)
-        self.row("  CPU (4 resets + 1 fire, averaged)", fire_cpu)
+        self.row(f"  CPU ({len(ASL_RESET)} resets + 1 fire, averaged)", fire_cpu)
         for name, once, n in (
             ("/asl fire preview:true (odds, nothing logged)", preview, n_seq // 2),
             ("/ocs attack + durable commit", attack, n_seq // 2),
@@ -632,7 +641,8 @@ class Run:
         rate, total = await throughput(discord, tables, per_channel, [*ASL_RESET, ASL_FIRE])
         rate_cpu = meter.per_action(total)
         self.row(
-            f"throughput, 100 channels in flight ({total} actions: 4 resets + 1 fire)",
+            f"throughput, 100 channels in flight "
+            f"({total} actions: {len(ASL_RESET)} resets + 1 fire)",
             f"{rate:.0f} actions/s ({rate / floor_rate:.2f}× the floor's {floor_rate:.0f}/s)",
             "≥ 1,000/s",
             rate >= 1000,

@@ -56,7 +56,7 @@ ASL_FORCES: list[Command] = [
 """The Fire Group of the benchmark: two squads, an HMG and an LMG of the Axis."""
 _AFRESH = {"update": True, "broken": False, "pinned": False, "berserk": False}
 _MG_AFRESH = {"update": True, "correction": True, "status": "ok", "marker": "none",
-              "low_ammo": False}  # fmt: skip
+              "low-ammo": False}  # fmt: skip
 ASL_RESET: list[Command] = [
     (["asl", "phase"], {"phase": "rph", "side": "Axis", "correction": True}),
     (["asl", "phase"], {}),

@@ -10,7 +10,28 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bench.run import ASL_RESET, ASL_SETUP, console_game, console_line
+import pytest
+
+from bench.run import (
+    ASL_FIRE,
+    ASL_RESET,
+    ASL_SETUP,
+    CWB_FIRE,
+    CWB_RESET,
+    CWB_SETUP,
+    OCS_ATTACK,
+    OCS_SETUP,
+    Command,
+    console_game,
+    console_line,
+)
+from bot.commands import build_registry
+from rules_core.system import SYSTEM_NAMES, get_system
+
+REGISTRY = build_registry({name: get_system(name) for name in SYSTEM_NAMES})
+BENCH_COMMANDS = [
+    *ASL_SETUP, *ASL_RESET, ASL_FIRE, *OCS_SETUP, OCS_ATTACK, *CWB_SETUP, CWB_RESET, CWB_FIRE
+]  # fmt: skip
 
 
 def test_console_line_is_what_a_player_types() -> None:
@@ -26,3 +47,12 @@ def test_the_benchmark_fire_cycle_is_legal_over_many_player_turns(tmp_path: Path
     actions = len(ASL_SETUP) + cycles * (len(ASL_RESET) + 2)
     result = console_game(tmp_path, actions)
     assert result["actions"] == actions
+
+
+@pytest.mark.parametrize("command", BENCH_COMMANDS, ids=console_line)
+def test_every_benchmark_option_is_one_discord_declares(command: Command) -> None:
+    """The benchmark sends its commands through the fake Discord, which knows Discord's option
+    names (``low-ammo``, not ``low_ammo``, which only the console also accepts)."""
+    path, options = command
+    spec = REGISTRY.find(tuple(path))
+    assert set(options) <= {option.name for option in spec.options}

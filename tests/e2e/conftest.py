@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import sys
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from tests.fake_discord import FakeDiscord
+from tests.fake_discord import FakeDiscord, Reply
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -101,3 +103,35 @@ async def bots(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotLa
     yield launcher
     for bot in launcher.started:
         await bot.stop()
+
+
+REPLY_TIMEOUT = 30.0
+
+
+async def answer(
+    discord: FakeDiscord,
+    path: list[str],
+    options: Mapping[str, Any] | None = None,
+    *,
+    user: str = "alice",
+    channel: str,
+) -> Reply:
+    """Send a slash command and return the bot's answer (the follow-up after a defer)."""
+    sent = await discord.slash(path, options or {}, user=user, channel=channel)
+    reply = await sent.next_reply(REPLY_TIMEOUT)
+    if reply.type == 5:
+        reply = await sent.next_reply(REPLY_TIMEOUT)
+    return reply
+
+
+@contextlib.asynccontextmanager
+async def running_bot(
+    directory: Path, channels: Sequence[str]
+) -> AsyncIterator[tuple[FakeDiscord, BotProcess]]:
+    """A fake Discord with ``channels`` and the real bot on it; the bot must stop cleanly."""
+    async with FakeDiscord(extra_channels=tuple(channels)) as discord:
+        bot = await BotLauncher(discord, directory).start_ready(["-m", "bot", "run"])
+        yield discord, bot
+        code = await bot.stop()
+        assert code == 0, bot.output()
+        assert "Traceback" not in bot.output(), bot.output()

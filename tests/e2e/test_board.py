@@ -11,14 +11,14 @@ from __future__ import annotations
 import asyncio
 import math
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 import pytest_asyncio
 
-from tests.e2e.conftest import BotLauncher, BotProcess
-from tests.fake_discord import FakeDiscord, Reply
+from tests.e2e.conftest import BotProcess, answer, running_bot
+from tests.fake_discord import FakeDiscord
 from tests.fake_discord import payloads as p
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
@@ -32,29 +32,8 @@ BOARD_TITLE = "Advanced Squad Leader game: status board"
 async def table(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> AsyncIterator[tuple[FakeDiscord, BotProcess]]:
-    async with FakeDiscord(extra_channels=CHANNELS) as discord:
-        launcher = BotLauncher(discord, tmp_path_factory.mktemp("board"))
-        bot = await launcher.start_ready(["-m", "bot", "run"])
-        yield discord, bot
-        code = await bot.stop()
-        assert code == 0, bot.output()
-        assert "Traceback" not in bot.output(), bot.output()
-
-
-async def answer(
-    discord: FakeDiscord,
-    path: list[str],
-    options: Mapping[str, Any] | None = None,
-    *,
-    user: str = "alice",
-    channel: str,
-) -> Reply:
-    """Send a slash command and return the bot's answer (the follow-up after a defer)."""
-    sent = await discord.slash(path, options or {}, user=user, channel=channel)
-    reply = await sent.next_reply(TIMEOUT)
-    if reply.type == 5:
-        reply = await sent.next_reply(TIMEOUT)
-    return reply
+    async with running_bot(tmp_path_factory.mktemp("board"), CHANNELS) as running:
+        yield running
 
 
 async def new_game(discord: FakeDiscord, channel: str) -> None:

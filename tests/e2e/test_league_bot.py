@@ -14,15 +14,14 @@ import io
 import re
 import zipfile
 from collections import Counter
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 import pytest_asyncio
 
 from tests.bot.test_console import referee
-from tests.e2e.conftest import BotLauncher, BotProcess
+from tests.e2e.conftest import BotProcess, answer, running_bot
 from tests.fake_discord import FakeDiscord, Reply, SentInteraction
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
@@ -40,29 +39,8 @@ HEADER = (
 async def table(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> AsyncIterator[tuple[FakeDiscord, BotProcess]]:
-    async with FakeDiscord(extra_channels=CHANNELS) as discord:
-        launcher = BotLauncher(discord, tmp_path_factory.mktemp("league"))
-        bot = await launcher.start_ready(["-m", "bot", "run"])
-        yield discord, bot
-        code = await bot.stop()
-        assert code == 0, bot.output()
-        assert "Traceback" not in bot.output(), bot.output()
-
-
-async def answer(
-    discord: FakeDiscord,
-    path: list[str],
-    options: Mapping[str, Any] | None = None,
-    *,
-    user: str,
-    channel: str,
-) -> Reply:
-    """Send a slash command and return the bot's answer (the follow-up after a defer)."""
-    sent = await discord.slash(path, options or {}, user=user, channel=channel)
-    reply = await sent.next_reply(TIMEOUT)
-    if reply.type == 5:
-        reply = await sent.next_reply(TIMEOUT)
-    return reply
+    async with running_bot(tmp_path_factory.mktemp("league"), CHANNELS) as running:
+        yield running
 
 
 async def seated_game(

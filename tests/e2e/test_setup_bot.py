@@ -4,16 +4,15 @@ forces written back as a file that sets up the same forces in another channel.""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 import pytest_asyncio
 
 from bot.models import MAX_FILE_BYTES
-from tests.e2e.conftest import BotLauncher, BotProcess
-from tests.fake_discord import FakeDiscord, Reply, UploadedFile
+from tests.e2e.conftest import BotProcess, answer, running_bot
+from tests.fake_discord import FakeDiscord, UploadedFile
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
@@ -26,28 +25,8 @@ SCENARIO = Path(__file__).resolve().parents[2] / "docs" / "scenarios" / "asl.txt
 async def table(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> AsyncIterator[tuple[FakeDiscord, BotProcess]]:
-    async with FakeDiscord(extra_channels=CHANNELS) as discord:
-        launcher = BotLauncher(discord, tmp_path_factory.mktemp("setup"))
-        bot = await launcher.start_ready(["-m", "bot", "run"])
-        yield discord, bot
-        code = await bot.stop()
-        assert code == 0, bot.output()
-        assert "Traceback" not in bot.output(), bot.output()
-
-
-async def answer(
-    discord: FakeDiscord,
-    path: list[str],
-    options: Mapping[str, Any] | None = None,
-    *,
-    user: str = "alice",
-    channel: str,
-) -> Reply:
-    sent = await discord.slash(path, options or {}, user=user, channel=channel)
-    reply = await sent.next_reply(TIMEOUT)
-    if reply.type == 5:
-        reply = await sent.next_reply(TIMEOUT)
-    return reply
+    async with running_bot(tmp_path_factory.mktemp("setup"), CHANNELS) as running:
+        yield running
 
 
 async def new_game(discord: FakeDiscord, channel: str) -> None:

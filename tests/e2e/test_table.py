@@ -7,13 +7,12 @@ One bot serves the module; each test plays in its own channel.
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Mapping
-from typing import Any
+from collections.abc import AsyncIterator
 
 import pytest
 import pytest_asyncio
 
-from tests.e2e.conftest import BotLauncher, BotProcess
+from tests.e2e.conftest import BotProcess, answer, running_bot
 from tests.fake_discord import FakeDiscord, Reply, SentInteraction
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
@@ -26,29 +25,8 @@ CHANNELS = ("help-1", "log-1", "buttons-1", "buttons-2", "roll-1", "notice-1")
 async def table(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> AsyncIterator[tuple[FakeDiscord, BotProcess]]:
-    async with FakeDiscord(extra_channels=CHANNELS) as discord:
-        launcher = BotLauncher(discord, tmp_path_factory.mktemp("table"))
-        bot = await launcher.start_ready(["-m", "bot", "run"])
-        yield discord, bot
-        code = await bot.stop()
-        assert code == 0, bot.output()
-        assert "Traceback" not in bot.output(), bot.output()
-
-
-async def answer(
-    discord: FakeDiscord,
-    path: list[str],
-    options: Mapping[str, Any] | None = None,
-    *,
-    user: str = "alice",
-    channel: str,
-) -> Reply:
-    """Send a slash command and return the bot's answer (the follow-up after a defer)."""
-    sent = await discord.slash(path, options or {}, user=user, channel=channel)
-    reply = await sent.next_reply(TIMEOUT)
-    if reply.type == 5:
-        reply = await sent.next_reply(TIMEOUT)
-    return reply
+    async with running_bot(tmp_path_factory.mktemp("table"), CHANNELS) as running:
+        yield running
 
 
 async def test_help_lists_one_group_whatever_its_case(

@@ -31,6 +31,9 @@ from tests.pgserver import PostgresServer
 ROOT = Path(__file__).resolve().parents[2]
 CHAINS = 10
 KILLS_PER_CHAIN = 10
+READY_WITHIN = 180
+"""Seconds to wait for a writer's line: ten zygotes importing everything at once take ~40 s on a
+loaded 2-core machine (a quiet one: ~2 s)."""
 
 
 async def check_consistent(path: Path | str) -> int:
@@ -67,14 +70,14 @@ async def chain(path: Path | str, rng: random.Random) -> list[int]:
         for run in range(KILLS_PER_CHAIN):
             zygote.stdin.write(f"RUN {path} run{run}\n".encode())
             await zygote.stdin.drain()
-            ready = (await asyncio.wait_for(zygote.stdout.readline(), 30)).split()
+            ready = (await asyncio.wait_for(zygote.stdout.readline(), READY_WITHIN)).split()
             assert ready[0] == b"READY", ready
             pid = int(ready[1])
             await asyncio.sleep(rng.uniform(0.0, 0.25))
             os.kill(pid, signal.SIGKILL)
             zygote.stdin.write(f"WAIT {pid}\n".encode())
             await zygote.stdin.drain()
-            dead = (await asyncio.wait_for(zygote.stdout.readline(), 30)).split()
+            dead = (await asyncio.wait_for(zygote.stdout.readline(), READY_WITHIN)).split()
             assert dead == [b"DEAD", str(pid).encode(), str(int(signal.SIGKILL)).encode()]
             heads.append(await check_consistent(path))
     finally:

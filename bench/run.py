@@ -289,8 +289,9 @@ def check_logs(database: Path, guild_id: int, channel_ids: Mapping[str, int], ex
 def preview_times(samples: int) -> list[tuple[str, float, float]]:
     """(command, median ms, worst ms) of ``SYSTEM.odds`` for every rolling command of every
     system, and of ``/roll``'s odds, in-process."""
-    from bot.service.game_service import GameService
+    from bot.service.core import Core
     from bot.table import commands as gc
+    from bot.table.roll import roll_odds
     from rules_core.asl import SYSTEM as ASL
     from rules_core.asl.actions import (
         AddUnit,
@@ -347,14 +348,14 @@ def preview_times(samples: int) -> list[tuple[str, float, float]]:
             system.odds(state, action)
             times.append(time.perf_counter() - started)
         results.append((name, statistics.median(times) * 1000, max(times) * 1000))
-    service = GameService.__new__(GameService)
-    service.script = None
+    core = Core.__new__(Core)  # /roll's odds read only whether the dice are scripted
+    core.script = None
     for dice in ("DR", "dr", "3d6", "2d10+1"):
         command = gc.RollDice(dice=dice)
         times = []
         for _ in range(samples):
             started = time.perf_counter()
-            service._roll_odds(command)
+            roll_odds(core, command)
             times.append(time.perf_counter() - started)
         results.append((f"roll {dice}", statistics.median(times) * 1000, max(times) * 1000))
     return results

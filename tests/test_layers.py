@@ -75,7 +75,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "render": frozenset({"models", "stats"}),
     "commands": frozenset({"errors", "models", "table.commands"}),
     "service": frozenset({"dice", "errors", "log", "models", "storage", "table.commands"}),
-    # the assembly: the pipeline's layers and the table commands' make one GameService
+    # the pipeline: it gathers the handlers of the table commands (bot/table) into one lookup
     "service.game_service": frozenset(
         {"dice", "errors", "log", "models", "storage", "table", "service"}
     ),
@@ -115,7 +115,8 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
 }
 """Each folder (or top-level module) of bot/ and the others it may import. ``table.commands``
 (the table commands' declarations) is vocabulary the pipeline and the registry read; only the
-assembly ``service.game_service`` imports the rest of ``table``, which in turn never imports it."""
+pipeline ``service.game_service`` imports the rest of ``table`` (its handlers), which in turn
+never imports it."""
 DISCORD_FOLDERS = frozenset({"discord_ui", "render"})
 """Only the Discord side (and the embed renderer, and cogs/) import discord.py."""
 
@@ -184,7 +185,7 @@ def test_every_bot_folder_has_a_row() -> None:
 def test_the_bot_check_would_catch_offenders(tmp_path: Path) -> None:
     root = tmp_path / "bot"
     (root / "storage").mkdir(parents=True)
-    (root / "storage" / "bad.py").write_text("from bot.service.core import ServiceCore\n")
+    (root / "storage" / "bad.py").write_text("from bot.service.core import Core\n")
     (root / "stats").mkdir()
     (root / "stats" / "bad.py").write_text("import discord\n")
     (root / "table").mkdir()

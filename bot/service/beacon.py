@@ -9,13 +9,15 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot.dice.beacon.chain import Beacon, ChainInfo, round_time
-from bot.dice.beacon.games import BeaconNotConfigured, DeclarationPending, DeclarationWaiting
+from bot.dice.beacon.games import BeaconNotConfigured, DeclarationWaiting
 from bot.dice.game_dice import GameDice
 from bot.errors import BadCommand, NoGameHere
 from bot.log.gamelog import outcome_json
 from bot.models import Actor, Place, Reply
 from bot.service.change import Change, Live, Shown, copy_table
-from bot.service.core import ServiceCore
+from bot.service.core import Core
+from bot.service.handlers import write
+from bot.service.permissions import require_referee
 from bot.storage import GameRow
 from bot.table import commands as gc
 from rules_core.errors import InvalidInput
@@ -47,176 +49,143 @@ def beacon_status(table: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
     )  # fmt: skip
 
 
-class BeaconDeclarations(ServiceCore):
-    """Declaring an action or roll of a beacon game and resolving it with its round."""
+def beacon_chain_for(core: Core, mode: str) -> ChainInfo | None:
+    """The chain of a new game with ``mode`` dice (None: server dice)."""
+    if mode != "beacon":
+        return None
+    if core.beacon is None:
+        raise BeaconNotConfigured(
+            "This bot has no beacon relays configured; start the game with dice:server."
+        )
+    if core.script is not None:
+        raise BadCommand("Scripted dice cannot stand in for beacon dice; use dice:server.")
+    return core.beacon.chain
 
-    # --- beacon games (bot/dice/beacon/games.py) ---------------------------------------------
 
-    def _beacon_chain_for(self, mode: str) -> ChainInfo | None:
-        """The chain of a new game with ``mode`` dice (None: server dice)."""
-        if mode != "beacon":
+def declare(core: Core, live: Live, data: dict[str, Any]) -> Change:
+    """The ``declared`` entry of a valid action or roll of a beacon game: it names round R,
+    the first published at least the margin after now; nothing is rolled yet."""
+    if core.beacon is None:
+        raise BeaconNotConfigured(
+            "This bot has no beacon relays configured now, so this beacon game cannot roll."
+        )
+    chain = ChainInfo.from_json(live.row.table["beacon"])
+    r = core.beacon.target_round(chain)
+    table = copy_table(live.row.table)
+    table["pending"] = {"seq": live.row.head_seq + 1, "round": r}
+    due = datetime.fromtimestamp(round_time(chain, r), UTC).isoformat()
+    return Change(kind="declared", data={**data, "round": r, "round_at": due}, table=table)
+
+
+@write(gc.GameCancel, pending="act")
+def cancel(core: Core, live: Live, actor: Actor, command: gc.GameCancel) -> Change:
+    """/game cancel: a referee cancels the declaration waiting for its beacon round."""
+    row = live.row
+    require_referee(row, actor, "cancel a declaration")
+    pending = row.table.get("pending")
+    if not pending:
+        raise InvalidInput("No declaration of this game is waiting for a beacon round.")
+    table = copy_table(row.table)
+    del table["pending"]
+    return Change(
+        kind="game.cancel",
+        data={"entry": pending["seq"], "round": pending["round"], "reason": command.reason},
+        table=table,
+    )
+
+
+def after_beacon_change(core: Core, place: Place, game_id: int, change: Change) -> None:
+    """Start resolving a new declaration; stop resolving a cancelled one."""
+    if core.resolver is None or change.table is None:
+        return
+    if change.kind == "declared":
+        pending = change.table["pending"]
+        chain = ChainInfo.from_json(change.table["beacon"])
+        core.resolver.schedule(place, game_id, pending["seq"], pending["round"], chain)
+    elif change.kind == "game.cancel":
+        core.resolver.cancel(place, int(change.data["entry"]))
+
+
+async def resolve_declaration(
+    core: Core, place: Place, game_id: int, seq: int, beacon: Beacon
+) -> Reply | None:
+    """Append the ``resolved`` entry of declaration ``seq`` with the dice of ``beacon``
+    (holding the game in the database: another process cannot write it in between)."""
+    async with core.locked(place, hold=True):
+        try:
+            live = await core.load(place, locked=True)
+        except NoGameHere:
             return None
-        if self.beacon is None:
-            raise BeaconNotConfigured(
-                "This bot has no beacon relays configured; start the game with dice:server."
-            )
-        if self.script is not None:
-            raise BadCommand("Scripted dice cannot stand in for beacon dice; use dice:server.")
-        return self.beacon.chain
-
-    def _declare(self, live: Live, data: dict[str, Any]) -> Change:
-        """The ``declared`` entry of a valid action or roll of a beacon game: it names round R,
-        the first published at least the margin after now; nothing is rolled yet."""
-        if self.beacon is None:
-            raise BeaconNotConfigured(
-                "This bot has no beacon relays configured now, so this beacon game cannot roll."
-            )
-        chain = ChainInfo.from_json(live.row.table["beacon"])
-        r = self.beacon.target_round(chain)
-        table = copy_table(live.row.table)
-        table["pending"] = {"seq": live.row.head_seq + 1, "round": r}
-        due = datetime.fromtimestamp(round_time(chain, r), UTC).isoformat()
-        return Change(kind="declared", data={**data, "round": r, "round_at": due}, table=table)
-
-    def _cancel(self, live: Live, actor: Actor, command: gc.GameCancel) -> Change:
         row = live.row
-        self._require_referee(row, actor, "cancel a declaration")
         pending = row.table.get("pending")
-        if not pending:
-            raise InvalidInput("No declaration of this game is waiting for a beacon round.")
+        if row.id != game_id or not pending or pending["seq"] != seq:
+            return None
+        if beacon.round != pending["round"]:
+            raise ValueError(f"round {beacon.round} is not the declared {pending['round']}")
+        stored = await core.repo.entries(row.id, after=seq - 1, upto=seq)
+        declared = stored[0].data()
+        dice = GameDice(
+            row.seed,
+            game=row.public_id,
+            players=row.players_mix,
+            next_seq=row.next_die,
+            epoch=row.epoch,
+            beacon=beacon.randomness,
+        )
+        state: BaseModel | None = None
+        if declared["declares"] == "action":
+            action = live.system.parse_action(declared["action"])
+            outcome = live.system.run(live.state, action, dice)
+            data: dict[str, Any] = {
+                "resolves": "action",
+                "action": declared["action"],
+                "side": declared["side"],
+                "sides": declared["sides"],
+                "outcome": outcome_json(outcome),
+            }
+            if "agreed" in declared:
+                data["agreed"] = declared["agreed"]
+            state = outcome.state
+            shown: Shown = (outcome.steps, outcome.facts, outcome.rolls)
+        else:
+            expression = parse_expression(declared["expression"])
+            result = roll_expression(
+                expression,
+                dice,
+                reason=declared["reason"],
+                category=declared.get("category", ""),
+            )
+            data = {
+                "resolves": "roll",
+                "expression": declared["expression"],
+                "reason": declared["reason"],
+                "total": result.total,
+                "text": result.render(),
+                "rolls": [r.model_dump(mode="json") for r in result.rolls],
+                "sides": declared["sides"],
+            }
+            category = str(declared.get("category", ""))
+            notes: tuple[Step, ...] = ()
+            if row.system == "asl" and category:
+                notes = tuple(n for r in result.rolls for n in roll_notes(category, r))
+            if category:
+                data["category"] = category
+            if expression.repeat > 1:
+                data["totals"] = list(result.totals)
+            if notes:
+                data["notes"] = [n.model_dump(mode="json") for n in notes]
+            shown = (notes, (), tuple(result.rolls))
         table = copy_table(row.table)
         del table["pending"]
-        return Change(
-            kind="game.cancel",
-            data={"entry": pending["seq"], "round": pending["round"], "reason": command.reason},
+        change = Change(
+            kind="resolved",
+            data={**data, "declared": seq, "beacon": beacon.to_json()},
+            dice=dice.records,
+            state=state,
             table=table,
+            shown=shown,
         )
-
-    def _after_beacon_change(self, place: Place, game_id: int, change: Change) -> None:
-        """Start resolving a new declaration; stop resolving a cancelled one."""
-        if self.resolver is None or change.table is None:
-            return
-        if change.kind == "declared":
-            pending = change.table["pending"]
-            chain = ChainInfo.from_json(change.table["beacon"])
-            self.resolver.schedule(place, game_id, pending["seq"], pending["round"], chain)
-        elif change.kind == "game.cancel":
-            self.resolver.cancel(place, int(change.data["entry"]))
-
-    async def resolution(
-        self, place: Place, declared: Reply, *, wait: float | None = None
-    ) -> Reply:
-        """The reply of a declaration's resolution, once its round is fetched and verified.
-
-        :raises DeclarationPending: no relay gave the round in time (it resolves later);
-        :raises DeclarationCancelled: a referee cancelled it.
-        """
-        assert declared.seq is not None
-        if self.resolver is None:
-            raise DeclarationPending(
-                f"This bot has no beacon relays configured, so entry {declared.seq} stays pending."
-            )
-        return await self.resolver.result(place, declared.seq, wait=wait)
-
-    async def resume_beacon(self) -> int:
-        """Resume resolving every pending declaration (after a restart); how many there are."""
-        if self.resolver is None:
-            return 0
-        rows = await self.repo.pending_declarations()
-        for row in rows:
-            pending = row.table["pending"]
-            place = Place(guild_id=row.guild_id, channel_id=row.channel_id, parent_id=row.parent_id)
-            chain = ChainInfo.from_json(row.table["beacon"])
-            self.resolver.schedule(
-                place, row.id, pending["seq"], pending["round"], chain, late=True
-            )
-        return len(rows)
-
-    async def close_beacon(self) -> None:
-        """Stop resolving (pending declarations stay pending in the log and resume later)."""
-        if self.resolver is not None:
-            await self.resolver.close()
-
-    async def _resolve_declaration(
-        self, place: Place, game_id: int, seq: int, beacon: Beacon
-    ) -> Reply | None:
-        """Append the ``resolved`` entry of declaration ``seq`` with the dice of ``beacon``
-        (holding the game in the database: another process cannot write it in between)."""
-        async with self._locked(place, hold=True):
-            try:
-                live = await self._load(place, locked=True)
-            except NoGameHere:
-                return None
-            row = live.row
-            pending = row.table.get("pending")
-            if row.id != game_id or not pending or pending["seq"] != seq:
-                return None
-            if beacon.round != pending["round"]:
-                raise ValueError(f"round {beacon.round} is not the declared {pending['round']}")
-            stored = await self.repo.entries(row.id, after=seq - 1, upto=seq)
-            declared = stored[0].data()
-            dice = GameDice(
-                row.seed,
-                game=row.public_id,
-                players=row.players_mix,
-                next_seq=row.next_die,
-                epoch=row.epoch,
-                beacon=beacon.randomness,
-            )
-            state: BaseModel | None = None
-            if declared["declares"] == "action":
-                action = live.system.parse_action(declared["action"])
-                outcome = live.system.run(live.state, action, dice)
-                data: dict[str, Any] = {
-                    "resolves": "action",
-                    "action": declared["action"],
-                    "side": declared["side"],
-                    "sides": declared["sides"],
-                    "outcome": outcome_json(outcome),
-                }
-                if "agreed" in declared:
-                    data["agreed"] = declared["agreed"]
-                state = outcome.state
-                shown: Shown = (outcome.steps, outcome.facts, outcome.rolls)
-            else:
-                expression = parse_expression(declared["expression"])
-                result = roll_expression(
-                    expression,
-                    dice,
-                    reason=declared["reason"],
-                    category=declared.get("category", ""),
-                )
-                data = {
-                    "resolves": "roll",
-                    "expression": declared["expression"],
-                    "reason": declared["reason"],
-                    "total": result.total,
-                    "text": result.render(),
-                    "rolls": [r.model_dump(mode="json") for r in result.rolls],
-                    "sides": declared["sides"],
-                }
-                category = str(declared.get("category", ""))
-                notes: tuple[Step, ...] = ()
-                if row.system == "asl" and category:
-                    notes = tuple(n for r in result.rolls for n in roll_notes(category, r))
-                if category:
-                    data["category"] = category
-                if expression.repeat > 1:
-                    data["totals"] = list(result.totals)
-                if notes:
-                    data["notes"] = [n.model_dump(mode="json") for n in notes]
-                shown = (notes, (), tuple(result.rolls))
-            table = copy_table(row.table)
-            del table["pending"]
-            change = Change(
-                kind="resolved",
-                data={**data, "declared": seq, "beacon": beacon.to_json()},
-                dice=dice.records,
-                state=state,
-                table=table,
-                shown=shown,
-            )
-            by = declared["by"]
-            actor = Actor(user_id=int(by["id"]), name=str(by["name"]))
-            interaction = f"{declared['interaction']}:resolved"
-            return await self._commit(place, live, actor, interaction, change)
+        by = declared["by"]
+        actor = Actor(user_id=int(by["id"]), name=str(by["name"]))
+        interaction = f"{declared['interaction']}:resolved"
+        return await core.commit(place, live, actor, interaction, change)

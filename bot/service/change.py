@@ -16,6 +16,8 @@ from rules_core.system import GameSystem
 
 @dataclasses.dataclass
 class Live:
+    """A channel's game as it is: its stored row, its state parsed, its system."""
+
     row: GameRow
     state: BaseModel
     system: GameSystem[Any, Any]
@@ -23,6 +25,9 @@ class Live:
 
 @dataclasses.dataclass
 class Change:
+    """What a write decided, to be committed as the game's next log entry: its kind and data,
+    the dice it read, and what it changes of the game (state, table, seeds, status)."""
+
     kind: str
     data: dict[str, Any]
     dice: list[DieRecord] = dataclasses.field(default_factory=list)
@@ -34,6 +39,8 @@ class Change:
     status: str | None = None
     shown: Shown | None = None
     """The steps, facts and rolls as the rules made them, for the reply (not logged as such)."""
+    ran: BaseModel | None = None
+    """The system action that ran (its phase change names the next player); not logged as such."""
 
 
 Shown = tuple[tuple[Step, ...], tuple[tuple[str, str], ...], tuple[Roll, ...]]

@@ -1,4 +1,5 @@
-"""The pipeline's core: the channel's game loaded under its lock, its dice, the commit."""
+"""What every handler is given (:class:`Core`): the repository, the installed systems, the sources
+of time, seeds and ids; the channel's game loaded under its lock, its dice, and the commit."""
 
 from __future__ import annotations
 
@@ -19,13 +20,11 @@ from bot.dice.game_dice import DiceScriptExhausted, FaceScript, GameDice, commit
 from bot.errors import BadCommand, DiceScriptRanOut, NoGameHere, WrongSystem
 from bot.log.gamelog import FORMAT_VERSION, seal, state_hash, state_json
 from bot.models import Actor, Place, Reply
-from bot.service.change import Change, Live
+from bot.service.change import Change, Live, Shown
 from bot.service.options import command_path
-from bot.service.permissions import Permissions
-from bot.service.replies import Replies
+from bot.service.replies import entry_reply
 from bot.storage import Append, Duplicate, GameRow, Repository, StoredEntry
 from rules_core.errors import InvalidInput
-from rules_core.roll_categories import CATEGORIES as ROLL_CATEGORIES
 from rules_core.system import GameSystem
 
 log = logging.getLogger(__name__)
@@ -60,104 +59,61 @@ def _by(row: GameRow, actor: Actor) -> dict[str, Any]:
     return by
 
 
-class ServiceCore(Permissions, Replies):
-    """Loading and locking a channel's game, its dice, and committing one entry."""
+def check_system(live: Live, action: BaseModel) -> str:
+    """The action's path; refuses a command of another system than the channel's game."""
+    path = str(getattr(action, "action", ""))
+    if path.split(".")[0] != live.system.name:
+        raise WrongSystem(
+            f"This channel plays {live.system.title}; {command_path(path)} belongs to another game."
+        )
+    return path
 
-    # set by GameService.__init__ (bot/service/game_service.py); every layer reads them
-    repo: Repository
-    systems: Mapping[str, GameSystem[Any, Any]]
-    script: FaceScript | None
-    beacon: BeaconConfig | None
-    dice_default: str
-    resolver: Resolver | None
-    _clock: Callable[[], str]
-    _seeds: Callable[[], bytes]
-    _game_ids: Callable[[], str]
-    live_games: int
-    _locks: weakref.WeakValueDictionary[tuple[int, int], asyncio.Lock]
-    _live: OrderedDict[tuple[int, int], Live]
 
-    async def autocomplete(self, place: Place, kind: str, typed: str = "") -> list[str]:
-        """Names of ``kind`` for an option's autocomplete (at most 25, Discord's limit).
+class Core:
+    """The services a handler may use, and nothing of any other handler: the store, the
+    installed systems, the sources of time, seeds and ids, the games kept in memory and their
+    locks, the game's dice, the commit and the replay of a known interaction."""
 
-        ``"systems"`` lists the installed systems; ``"side"`` the game's sides; any other kind
-        asks the channel's game system (``GameSystem.names``). No game here: no names.
-        """
-        if kind == "systems":
-            names = list(self.systems)
-        elif kind == "category":
-            names = [category.name for category in ROLL_CATEGORIES]
-        else:
-            try:
-                live = await self._load(place)
-            except NoGameHere:
-                return []
-            if kind == "side":
-                names = list(live.row.table["sides"])
-            else:
-                names = list(live.system.names(live.state, kind))
-        wanted = typed.strip().lower()
-        return [n for n in names if wanted in n.lower()][:25]
+    def __init__(
+        self,
+        repo: Repository,
+        systems: Mapping[str, GameSystem[Any, Any]],
+        *,
+        script: FaceScript | None,
+        clock: Callable[[], str],
+        seeds: Callable[[], bytes],
+        game_ids: Callable[[], str],
+        live_games: int,
+        beacon: BeaconConfig | None,
+        dice_default: str,
+    ) -> None:
+        if live_games < 1:
+            raise ValueError("live_games must be at least 1")
+        self.repo = repo
+        self.systems = systems
+        self.script = script
+        """The console's ``--dice`` faces (None: the game's seed alone decides every die)."""
+        self.beacon = beacon
+        """The beacon of new beacon games and its relays (None: beacon dice are unavailable)."""
+        self.dice_default = dice_default
+        """The dice of ``/game new`` without ``dice:`` (``REFEREE_DICE``: server or beacon)."""
+        self.resolver: Resolver | None = None
+        """Resolves beacon declarations with their round (set by the service when beacon is on)."""
+        self.clock = clock
+        self.seeds = seeds
+        self.game_ids = game_ids
+        self.live_games = live_games
+        self.locks: weakref.WeakValueDictionary[tuple[int, int], asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+        """A channel's lock lives while a coroutine holds or awaits it, then goes away."""
+        self.live: OrderedDict[tuple[int, int], Live] = OrderedDict()
+        """The most recently used games (at most ``live_games``), least recent first."""
 
-    async def logged_action(
-        self, place: Place, game_prefix: str, seq: int
-    ) -> tuple[dict[str, Any], list[tuple[str, str]]]:
-        """The action and facts of log entry ``seq`` of this channel's game whose id starts with
-        ``game_prefix`` (what a button under that entry runs again or acts on)."""
-        row = await self._readable(place)
-        if not row.public_id.startswith(game_prefix):
-            raise BadCommand("That button belongs to an earlier game of this channel.")
-        if seq in set(row.table["voided"]):
-            raise BadCommand(f"Entry #{seq} is void, so its button no longer applies.")
-        found = await self.repo.entries(row.id, after=seq - 1, upto=seq)
-        if not found or found[0].kind != "action":
-            raise BadCommand(f"Entry #{seq} is not an action a button can act on.")
-        data = found[0].data()
-        facts = [(str(subject), str(result)) for subject, result in data["outcome"]["facts"]]
-        action: dict[str, Any] = data["action"]
-        return action, facts
-
-    # --- loading and locking ---------------------------------------------------------------
-
-    def _lock(self, place: Place) -> asyncio.Lock:
-        key = (place.guild_id, place.channel_id)
-        lock = self._locks.get(key)
-        if lock is None:
-            lock = asyncio.Lock()
-            self._locks[key] = lock
-        return lock
-
-    @contextlib.asynccontextmanager
-    async def _locked(self, place: Place, *, hold: bool = False) -> AsyncIterator[None]:
-        """The channel's lock; when deciding again after a refusal (or ``hold``), the game held
-        in the database too (taken after the channel's lock, so two tasks never wait on each
-        other) and read afresh from it."""
-        async with self._lock(place):
-            if not (hold or HOLD_GAME.get()):
-                yield
-                return
-            self._live.pop((place.guild_id, place.channel_id), None)
-            try:
-                async with self.repo.hold(place.guild_id, place.channel_id):
-                    yield
-            except BaseException:
-                self._live.pop((place.guild_id, place.channel_id), None)
-                raise
-
-    def _cached(self, key: tuple[int, int]) -> Live | None:
-        """The cached game of ``key``, marked most recently used."""
-        live = self._live.get(key)
-        if live is not None:
-            self._live.move_to_end(key)
-        return live
-
-    def _remember(self, key: tuple[int, int], live: Live) -> None:
-        """Cache ``live`` (only writers holding the channel's lock call this), evicting the
-        least recently used games beyond ``live_games``."""
-        self._live[key] = live
-        self._live.move_to_end(key)
-        while len(self._live) > self.live_games:
-            self._live.popitem(last=False)
+    @property
+    def scripted(self) -> bool:
+        """Whether this run's dice are scripted (the console's ``--dice``)."""
+        return self.script is not None
 
     def system(self, name: str) -> GameSystem[Any, Any]:
         """The system called ``name`` from this service's registry, case ignored (``ASL``)."""
@@ -172,7 +128,51 @@ class ServiceCore(Permissions, Replies):
                 f"Unknown game system {name!r}; choose one of {', '.join(self.systems)}."
             ) from None
 
-    async def _load(self, place: Place, *, locked: bool = False) -> Live:
+    # --- loading and locking ---------------------------------------------------------------
+
+    def lock(self, place: Place) -> asyncio.Lock:
+        key = (place.guild_id, place.channel_id)
+        lock = self.locks.get(key)
+        if lock is None:
+            lock = asyncio.Lock()
+            self.locks[key] = lock
+        return lock
+
+    @contextlib.asynccontextmanager
+    async def locked(self, place: Place, *, hold: bool = False) -> AsyncIterator[None]:
+        """The channel's lock; when deciding again after a refusal (or ``hold``), the game held
+        in the database too (taken after the channel's lock, so two tasks never wait on each
+        other) and read afresh from it."""
+        async with self.lock(place):
+            if not (hold or HOLD_GAME.get()):
+                yield
+                return
+            self.forget(place)
+            try:
+                async with self.repo.hold(place.guild_id, place.channel_id):
+                    yield
+            except BaseException:
+                self.forget(place)
+                raise
+
+    def cached(self, place: Place) -> Live | None:
+        """The cached game of the channel, if any (its freshness is the caller's to check)."""
+        return self.live.get((place.guild_id, place.channel_id))
+
+    def forget(self, place: Place) -> None:
+        """Drop the channel's cached game (it is read afresh next time)."""
+        self.live.pop((place.guild_id, place.channel_id), None)
+
+    def remember(self, place: Place, live: Live) -> None:
+        """Cache ``live`` as most recently used (only writers holding the channel's lock call
+        this), evicting the least recently used games beyond ``live_games``."""
+        key = (place.guild_id, place.channel_id)
+        self.live[key] = live
+        self.live.move_to_end(key)
+        while len(self.live) > self.live_games:
+            self.live.popitem(last=False)
+
+    async def load(self, place: Place, *, locked: bool = False) -> Live:
         """The channel's active game, from the cache or the database.
 
         Only a caller holding the channel's lock (``locked``) caches what it read: a reader
@@ -182,16 +182,18 @@ class ServiceCore(Permissions, Replies):
         not need to (its append is refused if the head moved, and it reloads).
         """
         key = (place.guild_id, place.channel_id)
-        live = self._cached(key)
-        if live is not None and (locked or await self._still_stored(key, live.row)):
-            return live
+        live = self.live.get(key)
+        if live is not None:
+            self.live.move_to_end(key)
+            if locked or await self._still_stored(key, live.row):
+                return live
         row = await self.repo.active_game(place.guild_id, place.channel_id)
         if row is None:
             raise await self._no_active_game(place)
         system = self.system(row.system)
         live = Live(row=row, state=system.parse_state(row.state_json), system=system)
         if locked:
-            self._remember(key, live)
+            self.remember(place, live)
         return live
 
     async def _no_active_game(self, place: Place) -> NoGameHere:
@@ -210,15 +212,15 @@ class ServiceCore(Permissions, Replies):
         dropped so that the caller reads the game afresh. One small read."""
         if await self.repo.game_head(row.id) == (row.head_seq, row.status):
             return True
-        if self._live.get(key) is not None and self._live[key].row is row:
-            self._live.pop(key, None)
+        if self.live.get(key) is not None and self.live[key].row is row:
+            self.live.pop(key, None)
         return False
 
-    async def _readable(self, place: Place) -> GameRow:
+    async def readable(self, place: Place) -> GameRow:
         """The active game, or the channel's last ended game (everyone may read it), as stored
         now (a cached copy is checked against the database first)."""
         key = (place.guild_id, place.channel_id)
-        live = self._live.get(key)
+        live = self.live.get(key)
         if live is not None and await self._still_stored(key, live.row):
             return live.row
         row = await self.repo.latest_game(place.guild_id, place.channel_id)
@@ -226,8 +228,10 @@ class ServiceCore(Permissions, Replies):
             raise NoGameHere("There is no game in this channel; start one with /game new.")
         return row
 
+    # --- the game's dice -------------------------------------------------------------------
+
     @contextlib.contextmanager
-    def _script_rollback(self) -> Iterator[None]:
+    def script_rollback(self) -> Iterator[None]:
         """A refused declaration consumes no scripted face."""
         used = self.script.used if self.script is not None else 0
         try:
@@ -239,20 +243,8 @@ class ServiceCore(Permissions, Replies):
                 raise DiceScriptRanOut(str(exc)) from exc
             raise
 
-    # --- commit ---------------------------------------------------------------------------
-
-    @staticmethod
-    def _check_system(live: Live, action: BaseModel) -> str:
-        """The action's path; refuses a command of another system than the channel's game."""
-        path = str(getattr(action, "action", ""))
-        if path.split(".")[0] != live.system.name:
-            raise WrongSystem(
-                f"This channel plays {live.system.title}; {command_path(path)} belongs to "
-                "another game."
-            )
-        return path
-
-    def _dice(self, row: GameRow) -> GameDice:
+    def dice(self, row: GameRow) -> GameDice:
+        """The game's dice for its next entry (with the console's scripted faces, if any)."""
         if self.script is not None and not row.table.get("scripted"):
             raise DiceScriptRanOut(
                 "This game was started without scripted dice, so its dice come only from its "
@@ -267,7 +259,9 @@ class ServiceCore(Permissions, Replies):
             script=self.script,
         )
 
-    async def _commit(
+    # --- commit ---------------------------------------------------------------------------
+
+    async def commit(
         self,
         place: Place,
         live: Live,
@@ -278,6 +272,8 @@ class ServiceCore(Permissions, Replies):
         *,
         command: BaseModel | None = None,
     ) -> Reply:
+        """Append ``change`` to the game's log as its next entry and answer with its reply
+        (or, for an interaction the log already holds, with that entry's reply)."""
         row = live.row
         state = change.state if change.state is not None else live.state
         snapshot = state_json(state) if change.state is not None else row.state_json
@@ -287,7 +283,7 @@ class ServiceCore(Permissions, Replies):
             "seq": row.head_seq + 1,
             "prev": row.head_hash,
             "kind": change.kind,
-            "at": self._clock(),
+            "at": self.clock(),
             "by": _by(row, actor),
             "interaction": interaction_id,
             "epoch": row.epoch,
@@ -321,10 +317,9 @@ class ServiceCore(Permissions, Replies):
             body=body,
             hash=digest,
         )
-        key = (place.guild_id, place.channel_id)
         # the reply is built (and handed to ``prepare``) while the disk syncs; it is returned,
         # and so answered, only after the commit
-        reply = self._reply(entry, new_row, replayed=False, shown=change.shown)
+        reply = self.reply(entry, new_row, replayed=False, shown=change.shown)
         if prepare is not None:
             try:
                 prepare(reply)
@@ -343,23 +338,34 @@ class ServiceCore(Permissions, Replies):
                 expected_head=row.head_seq,
             )
         except Duplicate:
-            self._live.pop(key, None)
+            self.forget(place)
             seen = await self.repo.entry_by_interaction(interaction_id)
             if seen is None:
                 raise
-            return await self._replay(seen, place, command)
+            return await self.replay(seen, place, command)
         except BaseException:
-            self._live.pop(key, None)
+            self.forget(place)
             raise
         if new_row.status == "active":
-            self._remember(key, Live(row=new_row, state=state, system=live.system))
+            self.remember(place, Live(row=new_row, state=state, system=live.system))
         else:
-            self._live.pop(key, None)
+            self.forget(place)
         return reply
 
     # --- replies -----------------------------------------------------------------------------
 
-    async def _replay(self, stored: StoredEntry, place: Place, command: BaseModel | None) -> Reply:
+    def reply(
+        self,
+        entry: Mapping[str, Any],
+        row: GameRow,
+        *,
+        replayed: bool,
+        shown: Shown | None = None,
+    ) -> Reply:
+        """The reply of a logged entry (:func:`~bot.service.replies.entry_reply`)."""
+        return entry_reply(entry, row, replayed=replayed, shown=shown, scripted=self.scripted)
+
+    async def replay(self, stored: StoredEntry, place: Place, command: BaseModel | None) -> Reply:
         """The answer to an interaction seen before, from the log — only in the same channel's
         game and for the same command; any other reuse of its id is refused, nothing done."""
         row = await self.repo.game(stored.game_id)
@@ -373,11 +379,9 @@ class ServiceCore(Permissions, Replies):
                 "That interaction was answered before, for another command or channel; "
                 "nothing was done."
             )
-        return self._reply(entry, row, replayed=True)
+        return self.reply(entry, row, replayed=True)
 
-    async def _reply_from_stored(self, stored: StoredEntry, *, replayed: bool) -> Reply:
-        row = await self.repo.game(stored.game_id)
-        assert row is not None
-        data = stored.data()
-        data["hash"] = stored.hash
-        return self._reply(data, row, replayed=replayed)
+    async def seen(self, interaction_id: str, place: Place, command: BaseModel) -> Reply | None:
+        """The reply of ``interaction_id`` from the log if it was answered before (None: new)."""
+        stored = await self.repo.entry_by_interaction(interaction_id)
+        return None if stored is None else await self.replay(stored, place, command)

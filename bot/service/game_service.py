@@ -7,44 +7,51 @@ logged. Refusals raise :class:`~bot.errors.UserError` or :class:`~rules_core.err
 before anything changes.
 
 The entry point is :meth:`GameService.handle`; ``bot/commands`` builds its commands from the
-declarations and the console and Discord both call it.
+declarations and the console and Discord both call it. Each table command's handler is
+registered beside its code (:mod:`bot.service.handlers`); every system action has one,
+:data:`~bot.service.actions.SYSTEM_ACTION`. The whole pipeline is in this file.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
+import inspect
 import random
 import uuid
-import weakref
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import BaseModel
 
-from bot.dice.beacon.games import BeaconConfig, Resolver
+from bot.dice.beacon.chain import ChainInfo
+from bot.dice.beacon.games import BeaconConfig, DeclarationPending, Resolver
 from bot.dice.game_dice import FaceScript, new_seed
-from bot.errors import BadCommand
+from bot.errors import BadCommand, NoGameHere
 from bot.models import Actor, Place, Reply
-from bot.service.change import Change, Live
-from bot.service.core import DEFAULT_LIVE_GAMES, HOLD_GAME
+from bot.service import actions, beacon, proposals
+from bot.service.actions import SYSTEM_ACTION, turn_notice
+from bot.service.beacon import after_beacon_change, refuse_while_pending, resolve_declaration
+from bot.service.core import DEFAULT_LIVE_GAMES, HOLD_GAME, Core
+from bot.service.handlers import Handler, Read, Start, Write, collect
 from bot.service.systems import InstalledSystems, pin_outcome_types
-from bot.storage import Repository, StorageConflict
-from bot.table import commands as gc
-from bot.table.board import Board
-from bot.table.league import League
-from bot.table.new import NewGame
-from bot.table.reads import Reads
-from bot.table.roll import Rolls
-from bot.table.setup import Scenarios
-from bot.table.stats import StatsCommand
-from bot.table.writes import TableWrites
+from bot.storage import BoardRow, Repository, StorageConflict
+from bot.table import board, league, new, reads, roll, setup, stats, writes
+from bot.table.commands import TABLE_COMMANDS
+from rules_core.roll_categories import CATEGORIES as ROLL_CATEGORIES
 from rules_core.system import GameSystem
 
 WRITE_ATTEMPTS = 50
 """How many times one action is decided again when other processes keep writing its game first
 (each refusal means another writer made progress; PostgreSQL with several processes)."""
+
+HANDLERS: dict[type[BaseModel], Handler] = collect(
+    (proposals, beacon, board, league, new, reads, roll, setup, stats, writes)
+)
+"""The handler of every table command, from the modules that register them."""
+if set(HANDLERS) != set(TABLE_COMMANDS):  # a command declared without a handler, or the reverse
+    raise ImportError(f"table commands and handlers differ: {set(HANDLERS) ^ set(TABLE_COMMANDS)}")
 
 
 def _now() -> str:
@@ -55,7 +62,7 @@ def _new_game_id() -> str:
     return uuid.uuid4().hex
 
 
-class GameService(TableWrites, NewGame, Rolls, Board, Reads, League, StatsCommand, Scenarios):
+class GameService:
     """Games per channel, their dice and their logs."""
 
     def __init__(
@@ -74,46 +81,44 @@ class GameService(TableWrites, NewGame, Rolls, Board, Reads, League, StatsComman
         """``clock``, ``seeds`` and ``game_ids`` are the sources of time, secret seeds and public
         game ids; only scripted runs (the console with ``--dice``) replace them, to print the same
         output for the same lines."""
-        if live_games < 1:
-            raise ValueError("live_games must be at least 1")
-        self.repo = repo
-        self.systems: Mapping[str, GameSystem[Any, Any]] = (
-            systems if systems is not None else InstalledSystems()
+        systems = systems if systems is not None else InstalledSystems()
+        pin_outcome_types(systems)
+        self.core = Core(
+            repo,
+            systems,
+            script=script,
+            clock=clock,
+            seeds=seeds,
+            game_ids=game_ids,
+            live_games=live_games,
+            beacon=beacon,
+            dice_default=dice_default,
         )
-        pin_outcome_types(self.systems)
-        self.script = script
-        self.beacon = beacon
-        """The beacon of new beacon games and its relays (None: beacon dice are unavailable)."""
-        self.dice_default = dice_default
-        """The dice of ``/game new`` without ``dice:`` (``REFEREE_DICE``: server or beacon)."""
-        self.resolver = Resolver(beacon, self._resolve_declaration) if beacon else None
-        self._clock = clock
-        self._seeds = seeds
-        self._game_ids = game_ids
-        self.live_games = live_games
-        self._locks: weakref.WeakValueDictionary[tuple[int, int], asyncio.Lock] = (
-            weakref.WeakValueDictionary()
-        )
-        """A channel's lock lives while a coroutine holds or awaits it, then goes away."""
-        self._live: OrderedDict[tuple[int, int], Live] = OrderedDict()
-        """The most recently used games (at most ``live_games``), least recent first."""
-        self._writers: dict[type[BaseModel], Callable[[Live, Actor, Any], Change]] = {
-            gc.GameSeat: self._seat,
-            gc.GameRefereeAdd: self._referee_add,
-            gc.GameRefereeRemove: self._referee_remove,
-            gc.GameSeed: self._seed,
-            gc.GameNotices: self._notices,
-            gc.GameResult: self._result,
-            gc.GameRotate: self._rotate,
-            gc.GameEnd: self._end,
-            gc.RollDice: self._roll,
-            gc.GameCancel: self._cancel,
-            gc.GameSetup: self._setup,
-            gc.GameDecline: self._decline,
-        }
-        """The write handler of each table command; a system action goes to ``_act``."""
+        """What every handler is given (:class:`~bot.service.core.Core`)."""
+        if beacon is not None:
+            self.core.resolver = Resolver(beacon, functools.partial(resolve_declaration, self.core))
 
-    # --- entry point -----------------------------------------------------------------------
+    @property
+    def repo(self) -> Repository:
+        return self.core.repo
+
+    @property
+    def systems(self) -> Mapping[str, GameSystem[Any, Any]]:
+        return self.core.systems
+
+    @property
+    def script(self) -> FaceScript | None:
+        return self.core.script
+
+    @property
+    def resolver(self) -> Resolver | None:
+        return self.core.resolver
+
+    def system(self, name: str) -> GameSystem[Any, Any]:
+        """The system called ``name`` from this service's registry, case ignored (``ASL``)."""
+        return self.core.system(name)
+
+    # --- the pipeline --------------------------------------------------------------------
 
     async def handle(
         self,
@@ -133,49 +138,154 @@ class GameService(TableWrites, NewGame, Rolls, Board, Reads, League, StatsComman
         """
         if preview and not getattr(command, "rolls_dice", False):
             raise BadCommand("Only commands that roll dice take preview.")
-        # reads: nothing is logged
-        if isinstance(command, gc.GameStatus):
-            return await self._status(place)
-        if isinstance(command, gc.GameList):
-            return await self._list(place)
-        if isinstance(command, gc.GameLeague):
-            return await self._league(place, actor, command)
-        if isinstance(command, gc.GameTimes):
-            return await self._times(place, actor, command)
-        if isinstance(command, gc.GameLog):
-            return await self._log(place, command.last, command.before)
-        if isinstance(command, gc.GameExport):
-            return await self._export(place, command.page)
-        if isinstance(command, gc.GameForces):
-            return await self._forces(place)
-        if isinstance(command, gc.Stats):
-            return await self._stats(place, actor, command)
-        if isinstance(command, gc.GameBoard):  # not logged: the board is kept beside the game
-            return await self._board(place, actor, command)
-        if isinstance(command, gc.RollDice) and preview:
-            return self._roll_odds(command)
-        if preview:
-            return await self._preview(place, command)
-        if getattr(command, "read_only", False):
-            return await self._read_only_action(place, command)
-        # writes: one log entry each
-        if isinstance(command, gc.GameNew):
-            return await self._new(place, actor, interaction_id, command)
+        handler = HANDLERS.get(type(command), SYSTEM_ACTION)
+        if isinstance(handler, Read):  # nothing is logged
+            return await handler.answer(self.core, place, actor, command)
+        if preview:  # exact odds; nothing rolled or logged
+            if isinstance(handler, Write) and handler.preview is not None:
+                return handler.preview(self.core, command)
+            return await actions.preview(self.core, place, command)
+        if handler is SYSTEM_ACTION and getattr(command, "read_only", False):
+            return await actions.read_only_action(self.core, place, command)
+        if isinstance(handler, Start):  # /game new: no game to load yet
+            return await handler.begin(self.core, place, actor, interaction_id, command)
+        # one log entry
         for attempt in range(1, WRITE_ATTEMPTS + 1):
             # after a refusal, decide again holding the game in the database (docs/DEVELOPING.md)
             retrying = HOLD_GAME.set(attempt > 1)
             try:
-                if isinstance(command, gc.GameVoid | gc.GameConfirm):
-                    return await self._void_write(place, actor, interaction_id, command)
-                writer = self._writers.get(type(command), self._act)
-                return await self._write(place, actor, interaction_id, command, writer, prepare)
+                return await self._write(place, actor, interaction_id, command, handler, prepare)
             except StorageConflict:
                 # another process wrote this game first (nothing of ours was written): decide
                 # again on the game as it is now (reloaded: the cached copy was dropped)
-                self._live.pop((place.guild_id, place.channel_id), None)
+                self.core.forget(place)
                 if attempt == WRITE_ATTEMPTS:
                     raise
                 await asyncio.sleep(random.uniform(0, 0.002 * attempt))
             finally:
                 HOLD_GAME.reset(retrying)
         raise AssertionError("unreachable")
+
+    async def _write(
+        self,
+        place: Place,
+        actor: Actor,
+        interaction_id: str,
+        command: BaseModel,
+        handler: Write,
+        prepare: Callable[[Reply], object] | None,
+    ) -> Reply:
+        """load → permit and decide (the handler) → commit → reply, under the channel's lock."""
+        core = self.core
+        if core.resolver is not None and handler.pending == "wait":
+            # a declaration waiting for its round goes first: the state depends on its result
+            await core.resolver.wait_clear(place)
+        async with core.locked(place):
+            # scripted dice (console, tests): a redelivery must not consume scripted faces, so
+            # the log is asked first
+            seen = await core.seen(interaction_id, place, command) if core.scripted else None
+            if seen is not None:
+                return seen
+            try:
+                live = await core.load(place, locked=True)
+                if handler.pending != "act":
+                    refuse_while_pending(live.row)
+                decided = handler.decide(core, live, actor, command)
+                change = await decided if inspect.isawaitable(decided) else decided
+            except Exception:
+                # a refusal of an interaction seen before: answer it from the log instead
+                if (seen := await core.seen(interaction_id, place, command)) is not None:
+                    return seen
+                raise
+            # an interaction seen before and accepted again is caught by the log's unique
+            # interaction id at commit (rolled back, answered from the log): no read here
+            reply = await core.commit(
+                place, live, actor, interaction_id, change, prepare, command=command
+            )
+            if not reply.replayed:
+                after_beacon_change(core, place, live.row.id, change)
+                reply = turn_notice(live, actor, change, reply)
+            return reply
+
+    # --- for the front ends -----------------------------------------------------------------
+
+    async def autocomplete(self, place: Place, kind: str, typed: str = "") -> list[str]:
+        """Names of ``kind`` for an option's autocomplete (at most 25, Discord's limit).
+
+        ``"systems"`` lists the installed systems; ``"side"`` the game's sides; any other kind
+        asks the channel's game system (``GameSystem.names``). No game here: no names.
+        """
+        if kind == "systems":
+            names = list(self.core.systems)
+        elif kind == "category":
+            names = [category.name for category in ROLL_CATEGORIES]
+        else:
+            try:
+                live = await self.core.load(place)
+            except NoGameHere:
+                return []
+            if kind == "side":
+                names = list(live.row.table["sides"])
+            else:
+                names = list(live.system.names(live.state, kind))
+        wanted = typed.strip().lower()
+        return [n for n in names if wanted in n.lower()][:25]
+
+    async def logged_action(
+        self, place: Place, game_prefix: str, seq: int
+    ) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+        """The action and facts of log entry ``seq`` of this channel's game whose id starts with
+        ``game_prefix`` (what a button under that entry runs again or acts on)."""
+        row = await self.core.readable(place)
+        if not row.public_id.startswith(game_prefix):
+            raise BadCommand("That button belongs to an earlier game of this channel.")
+        if seq in set(row.table["voided"]):
+            raise BadCommand(f"Entry #{seq} is void, so its button no longer applies.")
+        found = await self.core.repo.entries(row.id, after=seq - 1, upto=seq)
+        if not found or found[0].kind != "action":
+            raise BadCommand(f"Entry #{seq} is not an action a button can act on.")
+        data = found[0].data()
+        facts = [(str(subject), str(result)) for subject, result in data["outcome"]["facts"]]
+        action: dict[str, Any] = data["action"]
+        return action, facts
+
+    async def board_of(self, place: Place) -> tuple[Reply, BoardRow] | None:
+        """The board of the channel's game and where it is posted, if the board is on."""
+        return await board.board_of(self.core, place)
+
+    async def board_posted(self, place: Place, game_id: int, message_id: int) -> None:
+        """Remember the message the board of game ``game_id`` now lives in."""
+        await board.board_posted(self.core, place, game_id, message_id)
+
+    async def resolution(
+        self, place: Place, declared: Reply, *, wait: float | None = None
+    ) -> Reply:
+        """The reply of a declaration's resolution, once its round is fetched and verified.
+
+        :raises DeclarationPending: no relay gave the round in time (it resolves later);
+        :raises DeclarationCancelled: a referee cancelled it.
+        """
+        assert declared.seq is not None
+        if self.core.resolver is None:
+            raise DeclarationPending(
+                f"This bot has no beacon relays configured, so entry {declared.seq} stays pending."
+            )
+        return await self.core.resolver.result(place, declared.seq, wait=wait)
+
+    async def resume_beacon(self) -> int:
+        """Resume resolving every pending declaration (after a restart); how many there are."""
+        resolver = self.core.resolver
+        if resolver is None:
+            return 0
+        rows = await self.core.repo.pending_declarations()
+        for row in rows:
+            pending = row.table["pending"]
+            place = Place(guild_id=row.guild_id, channel_id=row.channel_id, parent_id=row.parent_id)
+            chain = ChainInfo.from_json(row.table["beacon"])
+            resolver.schedule(place, row.id, pending["seq"], pending["round"], chain, late=True)
+        return len(rows)
+
+    async def close_beacon(self) -> None:
+        """Stop resolving (pending declarations stay pending in the log and resume later)."""
+        if self.core.resolver is not None:
+            await self.core.resolver.close()

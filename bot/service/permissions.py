@@ -80,66 +80,68 @@ def referee_only_options(action: BaseModel) -> tuple[str, ...]:
     return tuple(names)
 
 
-class Permissions:
-    """The one permission check of every action and its helpers (read from the models)."""
+def is_referee(row: GameRow, actor: Actor) -> bool:
+    """Referees of the game and the server's administrators referee it."""
+    return actor.is_admin or any(r["id"] == actor.user_id for r in row.table["referees"])
 
-    # --- permissions -----------------------------------------------------------------------
 
-    @staticmethod
-    def is_referee(row: GameRow, actor: Actor) -> bool:
-        """Referees of the game and the server's administrators referee it."""
-        return actor.is_admin or any(r["id"] == actor.user_id for r in row.table["referees"])
+def held_sides(row: GameRow, actor: Actor) -> list[str]:
+    """The sides whose seat the actor holds."""
+    return [side for side, p in row.table["seats"].items() if p and p["id"] == actor.user_id]
 
-    @staticmethod
-    def held_sides(row: GameRow, actor: Actor) -> list[str]:
-        """The sides whose seat the actor holds."""
-        return [side for side, p in row.table["seats"].items() if p and p["id"] == actor.user_id]
 
-    def _require_referee(self, row: GameRow, actor: Actor, what: str) -> None:
-        if not self.is_referee(row, actor):
-            raise NotAReferee(f"Only a referee or a server administrator may {what}.")
+def require_referee(row: GameRow, actor: Actor, what: str) -> None:
+    """Refuses anyone but a referee: ``what`` is what only a referee may do."""
+    if not is_referee(row, actor):
+        raise NotAReferee(f"Only a referee or a server administrator may {what}.")
 
-    def _require_player(self, row: GameRow, actor: Actor) -> None:
-        if not (self.is_referee(row, actor) or self.held_sides(row, actor)):
-            raise NotYourSide("Take a seat with /game seat before acting in this game.")
 
-    def free_hand(self, row: GameRow, actor: Actor) -> bool:
-        """A referee who holds no seat: the only one who may void an entry of any side alone."""
-        return self.is_referee(row, actor) and not self.held_sides(row, actor)
+def require_player(row: GameRow, actor: Actor) -> None:
+    """Refuses a spectator: only a seated player or a referee acts in the game."""
+    if not (is_referee(row, actor) or held_sides(row, actor)):
+        raise NotYourSide("Take a seat with /game seat before acting in this game.")
 
-    def missing_sides(self, row: GameRow, actor: Actor, concerned: Iterable[str]) -> list[str]:
-        """The sides of ``concerned`` the actor may not act for alone (none: allowed).
 
-        A referee acts for every side; a player only for the sides whose seat they hold.
-        """
-        if self.is_referee(row, actor):
-            return []
-        held = {side.casefold() for side in self.held_sides(row, actor)}
-        return sorted(side for side in set(concerned) if side.casefold() not in held)
+def free_hand(row: GameRow, actor: Actor) -> bool:
+    """A referee who holds no seat: the only one who may void an entry of any side alone."""
+    return is_referee(row, actor) and not held_sides(row, actor)
 
-    def _check_referee_only(self, row: GameRow, actor: Actor, action: BaseModel) -> None:
-        """Options marked ``referee_only`` (a referee's correction) given by a non-referee."""
-        if self.is_referee(row, actor):
-            return
-        for name, info in type(action).model_fields.items():
-            extra = info.json_schema_extra
-            given = getattr(action, name) != info.get_default(call_default_factory=True)
-            if isinstance(extra, dict) and extra.get("referee_only") and given:
-                option = name.replace("_", "-")
-                raise NotAReferee(f"Only a referee may give the option {option}.")
 
-    def permit(self, live: Live, actor: Actor, action: BaseModel) -> tuple[list[str], list[str]]:
-        """The sides ``action`` concerns and those of them the actor may not act for alone.
+def missing_sides(row: GameRow, actor: Actor, concerned: Iterable[str]) -> list[str]:
+    """The sides of ``concerned`` the actor may not act for alone (none: allowed).
 
-        The one permission check of every system action (docs/TRUST.md): derived from the
-        action's model by :meth:`GameSystem.concerned_sides`, never per command.
+    A referee acts for every side; a player only for the sides whose seat they hold.
+    """
+    if is_referee(row, actor):
+        return []
+    held = {side.casefold() for side in held_sides(row, actor)}
+    return sorted(side for side in set(concerned) if side.casefold() not in held)
 
-        :raises NotYourSide: a player without a seat, or acting on another side's things.
-        :raises NotAReferee: a ``referee_only`` option given by a player.
-        """
-        row = live.row
-        self._check_referee_only(row, actor, action)
-        if not (self.is_referee(row, actor) or self.held_sides(row, actor)):
-            raise NotYourSide("Take a seat with /game seat before acting in this game.")
-        concerned = sorted(live.system.concerned_sides(live.state, action))
-        return concerned, self.missing_sides(row, actor, concerned)
+
+def check_referee_only(row: GameRow, actor: Actor, action: BaseModel) -> None:
+    """Options marked ``referee_only`` (a referee's correction) given by a non-referee."""
+    if is_referee(row, actor):
+        return
+    for name, info in type(action).model_fields.items():
+        extra = info.json_schema_extra
+        given = getattr(action, name) != info.get_default(call_default_factory=True)
+        if isinstance(extra, dict) and extra.get("referee_only") and given:
+            option = name.replace("_", "-")
+            raise NotAReferee(f"Only a referee may give the option {option}.")
+
+
+def permit(live: Live, actor: Actor, action: BaseModel) -> tuple[list[str], list[str]]:
+    """The sides ``action`` concerns and those of them the actor may not act for alone.
+
+    The one permission check of every system action (docs/TRUST.md): derived from the
+    action's model by :meth:`GameSystem.concerned_sides`, never per command.
+
+    :raises NotYourSide: a player without a seat, or acting on another side's things.
+    :raises NotAReferee: a ``referee_only`` option given by a player.
+    """
+    row = live.row
+    check_referee_only(row, actor, action)
+    if not (is_referee(row, actor) or held_sides(row, actor)):
+        raise NotYourSide("Take a seat with /game seat before acting in this game.")
+    concerned = sorted(live.system.concerned_sides(live.state, action))
+    return concerned, missing_sides(row, actor, concerned)

@@ -6,7 +6,6 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from bot.dice.game_dice import FaceScript
 from bot.models import DieView, OddsLine, Reply, ReplyFile, with_verb
 from bot.service.change import Shown
 from bot.service.options import command_path
@@ -73,191 +72,189 @@ def odds_lines(odds: Mapping[Any, Fraction]) -> tuple[OddsLine, ...]:
     return tuple(lines)
 
 
-class Replies:
-    """Builds the reply of a log entry (a fresh commit or a replay)."""
-
-    script: FaceScript | None
-
-    def _reply(
-        self,
-        entry: Mapping[str, Any],
-        row: GameRow,
-        *,
-        replayed: bool,
-        shown: Shown | None = None,
-    ) -> Reply:
-        """The reply of a logged entry; ``shown`` are the steps, facts and rolls as the rules
-        made them (a fresh commit), so they are not rebuilt from the entry's JSON."""
-        kind = entry["kind"]
-        if kind in ("declared", "resolved"):
-            return self._beacon_reply(entry, row, replayed=replayed, shown=shown)
-        dice = tuple(DieView(**d) for d in entry.get("dice", ()))
-        scripted = self.script is not None or any(d.scripted for d in dice)
-        base: dict[str, Any] = {
-            "game_title": row.title,
-            "system": row.system,
-            "game_id": row.public_id,
-            "actor": entry["by"]["name"],
-            "seq": entry["seq"],
-            "dice": dice,
-            "epoch": entry["epoch"],
-            "commitment": row.commitment,
-            "scripted": scripted,
-            "replayed": replayed,
-        }
-        if kind == "action":
-            outcome = entry["outcome"]
-            path = command_path(entry["action"]["action"])
-            side = entry.get("side")
-            referee_only = entry.get("referee_only") or ()
-            return Reply(
-                command=path,
-                title=f"{path}" + (f" — {side}" if side else ""),
-                side=side,
-                fields=(
-                    (("Referee", f"{', '.join(referee_only)} — declared by a referee"),)
-                    if referee_only
-                    else ()
-                ),
-                steps=shown[0]
-                if shown is not None
-                else tuple(Step.model_validate(s) for s in outcome["steps"]),
-                facts=shown[1]
-                if shown is not None
-                else tuple((str(a), str(b)) for a, b in outcome["facts"]),
-                rolls=shown[2] if shown is not None else tuple(_roll(r) for r in outcome["rolls"]),
-                **base,
-            )
-        if kind == "roll":
-            reason = f" for {entry['reason']}" if entry["reason"] else ""
-            category = f"{entry['category']} " if entry.get("category") else ""
-            totals = entry.get("totals")
-            return Reply(
-                command="/roll",
-                title=f"{category}{entry['text']}{reason}",
-                rolls=shown[2] if shown is not None else tuple(_roll(r) for r in entry["rolls"]),
-                steps=(
-                    shown[0]
-                    if shown is not None
-                    else tuple(Step.model_validate(n) for n in entry.get("notes", []))
-                ),
-                fields=(
-                    ("Totals", ", ".join(map(str, totals)))
-                    if totals
-                    else ("Total", str(entry["total"])),
-                ),
-                **base,
-            )
-        titles: dict[str, Callable[[Mapping[str, Any]], str]] = {
-            "game.new": lambda e: f"New {e['system']} game: {', '.join(e['sides'])}",
-            "game.seat": lambda e: (
-                f"{with_verb(e['player']['name'], 'takes')} the {e['side']} seat"
-            ),
-            "game.referee.add": lambda e: f"{with_verb(e['user']['name'], 'is')} a referee",
-            "game.referee.remove": lambda e: (
-                f"{with_verb(e['user']['name'], 'is')} no longer a referee"
-            ),
-            "game.seed": lambda e: f"{e['by']['name']} added a seed phrase",
-            "game.rotate": lambda e: (
-                f"Dice seed of epoch {e['revealed_epoch']} revealed; "
-                f"epoch {e['next_epoch']} committed"
-            ),
-            "game.void": lambda e: f"Entry {e['entry']} is void: {e['reason']}",
-            "game.notices": lambda e: f"Turn notices {'on' if e['on'] else 'off'}",
-            "game.result": lambda e: (
-                f"Result of {e['scenario']}: "
-                + ("a draw" if e["winner"] == "draw" else f"{e['winner']} wins")
-                + f" ({e['attacker']} attacked)"
-            ),
-            "game.propose": lambda e: (
-                f"{with_verb(e['by']['name'], 'proposes')} {proposal_text(e['command'])}; "
-                f"{who_confirms(e['needs'])} confirms with /game confirm entry:{e['seq']}"
-            ),
-            "game.decline": lambda e: (
-                f"Proposal {e['entry']} "
-                + ("withdrawn" if e["withdrawn"] else "declined")
-                + (f": {e['reason']}" if e["reason"] else "")
-            ),
-            "game.end": lambda e: "The game is over; the dice seed is revealed",
-            "game.cancel": lambda e: (
-                f"Entry {e['entry']} is cancelled before beacon round {e['round']}: {e['reason']}"
-            ),
-        }
-        fields: tuple[tuple[str, str], ...] = ()
-        revealed = entry.get("revealed_seed")
-        shown_commitment = row.commitment
-        if kind == "game.new":
-            shown_commitment = entry["commitment"]
-            fields = (("Dice commitment", entry["commitment"]), ("Game id", entry["game"]))
-        elif kind == "game.rotate":
-            shown_commitment = entry["next_commitment"]
-            fields = (
-                (f"Seed of epoch {entry['revealed_epoch']}", entry["revealed_seed"]),
-                (f"Commitment of epoch {entry['next_epoch']}", entry["next_commitment"]),
-            )
-        elif kind == "game.end":
-            fields = ((f"Seed of epoch {entry['revealed_epoch']}", entry["revealed_seed"]),)
-        elif kind == "game.seed":
-            fields = (("Phrase", entry["phrase"]), ("Players' seeds", entry["players"]))
-        file = None
-        if kind == "game.propose" and entry["command"].get("action") == SETUP_ACTION:
-            # the player asked to confirm reads every command of the scenario, not the first few
-            text = "\n".join(setup_lines(entry["command"])) + "\n"
-            fields = (("set-up", text.rstrip("\n")),)
-            name = f"proposal-{entry['seq']}-setup.txt"
-            file = ReplyFile(filename=name, content=text.encode("utf-8"))
-        base["commitment"] = shown_commitment
+def entry_reply(
+    entry: Mapping[str, Any],
+    row: GameRow,
+    *,
+    replayed: bool,
+    scripted: bool,
+    shown: Shown | None = None,
+) -> Reply:
+    """The reply of a logged entry (a fresh commit or a replay); ``shown`` are the steps, facts
+    and rolls as the rules made them (a fresh commit), so they are not rebuilt from the entry's
+    JSON; ``scripted``: this run's dice are scripted (the console's ``--dice``)."""
+    kind = entry["kind"]
+    if kind in ("declared", "resolved"):
+        return _beacon_reply(entry, row, replayed=replayed, scripted=scripted, shown=shown)
+    dice = tuple(DieView(**d) for d in entry.get("dice", ()))
+    scripted = scripted or any(d.scripted for d in dice)
+    base: dict[str, Any] = {
+        "game_title": row.title,
+        "system": row.system,
+        "game_id": row.public_id,
+        "actor": entry["by"]["name"],
+        "seq": entry["seq"],
+        "dice": dice,
+        "epoch": entry["epoch"],
+        "commitment": row.commitment,
+        "scripted": scripted,
+        "replayed": replayed,
+    }
+    if kind == "action":
+        outcome = entry["outcome"]
+        path = command_path(entry["action"]["action"])
+        side = entry.get("side")
+        referee_only = entry.get("referee_only") or ()
         return Reply(
-            command=command_path(kind),
-            title=titles[kind](entry),
-            fields=fields,
-            revealed_seed=revealed,
-            file=file,
-            file_in_fields=file is not None,
+            command=path,
+            title=f"{path}" + (f" — {side}" if side else ""),
+            side=side,
+            fields=(
+                (("Referee", f"{', '.join(referee_only)} — declared by a referee"),)
+                if referee_only
+                else ()
+            ),
+            steps=shown[0]
+            if shown is not None
+            else tuple(Step.model_validate(s) for s in outcome["steps"]),
+            facts=shown[1]
+            if shown is not None
+            else tuple((str(a), str(b)) for a, b in outcome["facts"]),
+            rolls=shown[2] if shown is not None else tuple(_roll(r) for r in outcome["rolls"]),
             **base,
         )
-
-    def _beacon_reply(
-        self,
-        entry: Mapping[str, Any],
-        row: GameRow,
-        *,
-        replayed: bool,
-        shown: Shown | None,
-    ) -> Reply:
-        """The reply of a ``declared`` or ``resolved`` entry."""
-        if entry["kind"] == "resolved":
-            inner = self._reply(
-                {**entry, "kind": entry["resolves"]}, row, replayed=replayed, shown=shown
-            )
-            beacon = entry["beacon"]
-            return inner.model_copy(
-                update={
-                    "title": f"{inner.title} (beacon round {beacon['round']})",
-                    "fields": (
-                        *inner.fields,
-                        ("Declared", f"entry #{entry['declared']}"),
-                        ("Beacon round", f"{beacon['round']}: randomness {beacon['randomness']}"),
-                    ),
-                }
-            )
-        what = declared_what(entry)
-        digest = str(entry.get("hash") or row.head_hash)
+    if kind == "roll":
+        reason = f" for {entry['reason']}" if entry["reason"] else ""
+        category = f"{entry['category']} " if entry.get("category") else ""
+        totals = entry.get("totals")
         return Reply(
-            command=what.split(" ")[0] if entry["declares"] == "roll" else what,
-            title=f"{what} declared: waiting for beacon round {entry['round']}",
-            game_title=row.title,
-            system=row.system,
-            game_id=row.public_id,
-            side=entry.get("side"),
-            actor=entry["by"]["name"],
-            seq=entry["seq"],
-            fields=(
-                ("Beacon round", f"{entry['round']}, published at {entry['round_at']}"),
-                ("Declaration", f"entry #{entry['seq']}, hash {digest}"),
+            command="/roll",
+            title=f"{category}{entry['text']}{reason}",
+            rolls=shown[2] if shown is not None else tuple(_roll(r) for r in entry["rolls"]),
+            steps=(
+                shown[0]
+                if shown is not None
+                else tuple(Step.model_validate(n) for n in entry.get("notes", []))
             ),
-            epoch=entry["epoch"],
-            commitment=row.commitment,
-            replayed=replayed,
-            awaiting_round=entry["round"],
+            fields=(
+                ("Totals", ", ".join(map(str, totals)))
+                if totals
+                else ("Total", str(entry["total"])),
+            ),
+            **base,
         )
+    titles: dict[str, Callable[[Mapping[str, Any]], str]] = {
+        "game.new": lambda e: f"New {e['system']} game: {', '.join(e['sides'])}",
+        "game.seat": lambda e: f"{with_verb(e['player']['name'], 'takes')} the {e['side']} seat",
+        "game.referee.add": lambda e: f"{with_verb(e['user']['name'], 'is')} a referee",
+        "game.referee.remove": lambda e: (
+            f"{with_verb(e['user']['name'], 'is')} no longer a referee"
+        ),
+        "game.seed": lambda e: f"{e['by']['name']} added a seed phrase",
+        "game.rotate": lambda e: (
+            f"Dice seed of epoch {e['revealed_epoch']} revealed; epoch {e['next_epoch']} committed"
+        ),
+        "game.void": lambda e: f"Entry {e['entry']} is void: {e['reason']}",
+        "game.notices": lambda e: f"Turn notices {'on' if e['on'] else 'off'}",
+        "game.result": lambda e: (
+            f"Result of {e['scenario']}: "
+            + ("a draw" if e["winner"] == "draw" else f"{e['winner']} wins")
+            + f" ({e['attacker']} attacked)"
+        ),
+        "game.propose": lambda e: (
+            f"{with_verb(e['by']['name'], 'proposes')} {proposal_text(e['command'])}; "
+            f"{who_confirms(e['needs'])} confirms with /game confirm entry:{e['seq']}"
+        ),
+        "game.decline": lambda e: (
+            f"Proposal {e['entry']} "
+            + ("withdrawn" if e["withdrawn"] else "declined")
+            + (f": {e['reason']}" if e["reason"] else "")
+        ),
+        "game.end": lambda e: "The game is over; the dice seed is revealed",
+        "game.cancel": lambda e: (
+            f"Entry {e['entry']} is cancelled before beacon round {e['round']}: {e['reason']}"
+        ),
+    }
+    fields: tuple[tuple[str, str], ...] = ()
+    revealed = entry.get("revealed_seed")
+    shown_commitment = row.commitment
+    if kind == "game.new":
+        shown_commitment = entry["commitment"]
+        fields = (("Dice commitment", entry["commitment"]), ("Game id", entry["game"]))
+    elif kind == "game.rotate":
+        shown_commitment = entry["next_commitment"]
+        fields = (
+            (f"Seed of epoch {entry['revealed_epoch']}", entry["revealed_seed"]),
+            (f"Commitment of epoch {entry['next_epoch']}", entry["next_commitment"]),
+        )
+    elif kind == "game.end":
+        fields = ((f"Seed of epoch {entry['revealed_epoch']}", entry["revealed_seed"]),)
+    elif kind == "game.seed":
+        fields = (("Phrase", entry["phrase"]), ("Players' seeds", entry["players"]))
+    file = None
+    if kind == "game.propose" and entry["command"].get("action") == SETUP_ACTION:
+        # the player asked to confirm reads every command of the scenario, not the first few
+        text = "\n".join(setup_lines(entry["command"])) + "\n"
+        fields = (("set-up", text.rstrip("\n")),)
+        name = f"proposal-{entry['seq']}-setup.txt"
+        file = ReplyFile(filename=name, content=text.encode("utf-8"))
+    base["commitment"] = shown_commitment
+    return Reply(
+        command=command_path(kind),
+        title=titles[kind](entry),
+        fields=fields,
+        revealed_seed=revealed,
+        file=file,
+        file_in_fields=file is not None,
+        **base,
+    )
+
+
+def _beacon_reply(
+    entry: Mapping[str, Any],
+    row: GameRow,
+    *,
+    replayed: bool,
+    scripted: bool,
+    shown: Shown | None,
+) -> Reply:
+    """The reply of a ``declared`` or ``resolved`` entry."""
+    if entry["kind"] == "resolved":
+        inner = entry_reply(
+            {**entry, "kind": entry["resolves"]},
+            row,
+            replayed=replayed,
+            scripted=scripted,
+            shown=shown,
+        )
+        beacon = entry["beacon"]
+        return inner.model_copy(
+            update={
+                "title": f"{inner.title} (beacon round {beacon['round']})",
+                "fields": (
+                    *inner.fields,
+                    ("Declared", f"entry #{entry['declared']}"),
+                    ("Beacon round", f"{beacon['round']}: randomness {beacon['randomness']}"),
+                ),
+            }
+        )
+    what = declared_what(entry)
+    digest = str(entry.get("hash") or row.head_hash)
+    return Reply(
+        command=what.split(" ")[0] if entry["declares"] == "roll" else what,
+        title=f"{what} declared: waiting for beacon round {entry['round']}",
+        game_title=row.title,
+        system=row.system,
+        game_id=row.public_id,
+        side=entry.get("side"),
+        actor=entry["by"]["name"],
+        seq=entry["seq"],
+        fields=(
+            ("Beacon round", f"{entry['round']}, published at {entry['round_at']}"),
+            ("Declaration", f"entry #{entry['seq']}, hash {digest}"),
+        ),
+        epoch=entry["epoch"],
+        commitment=row.commitment,
+        replayed=replayed,
+        awaiting_round=entry["round"],
+    )

@@ -17,10 +17,13 @@ from __future__ import annotations
 
 from bot.models import Actor, Place, Reply
 from bot.service.beacon import beacon_status
+from bot.service.core import Core
+from bot.service.handlers import read
+from bot.service.permissions import require_player
 from bot.service.replies import proposal_text
 from bot.storage import BoardRow, GameRow
 from bot.table import commands as gc
-from bot.table.reads import Reads, _summary
+from bot.table.reads import _summary, listing
 
 BOARD_ENTRIES = 5
 """The last log entries the board shows."""
@@ -64,109 +67,111 @@ def _cut_lines(lines: list[str], limit: int = BOARD_FIELD_CHARS) -> str:
     return "\n".join(kept)
 
 
-class Board(Reads):
-    """/game board, and the board's content for the Discord side."""
-
-    async def _board(self, place: Place, actor: Actor, command: gc.GameBoard) -> Reply:
-        """Turn the channel's board on (and show it) or off; any player or referee may."""
-        row = await self._readable(place)
-        self._require_player(row, actor)
-        saved = await self.repo.board(row.id)
-        message_id = saved.message_id if saved is not None else None
-        await self.repo.set_board(row.id, message_id, command.on)
-        if not command.on:
-            return self._listing(
-                row,
-                "/game board",
-                "Status board off",
-                (("Board", "No longer updated; /game board turns it on again."),),
-            )
-        return await self.board_reply(row, place)
-
-    async def board_of(self, place: Place) -> tuple[Reply, BoardRow] | None:
-        """The board of the channel's game (the latest: an ended game's board shows it ended)
-        and where it is posted, if the board is on."""
-        row = await self.repo.latest_game(place.guild_id, place.channel_id)
-        if row is None:
-            return None
-        saved = await self.repo.board(row.id)
-        if saved is None or not saved.enabled:
-            return None
-        return await self.board_reply(row, place), saved
-
-    async def board_posted(self, place: Place, game_id: int, message_id: int) -> None:
-        """Remember the message the board of game ``game_id`` now lives in."""
-        saved = await self.repo.board(game_id)
-        await self.repo.set_board(game_id, message_id, saved.enabled if saved else True)
-
-    async def board_reply(self, row: GameRow, place: Place) -> Reply:
-        """The board of ``row``: turn, seats, markers, proposals, beacon, last entries."""
-        system = self.system(row.system)
-        live = self._live.get((place.guild_id, place.channel_id))
-        # the cached state only if it is the row's (another process may have written since)
-        fresh = live is not None and (live.row.id, live.row.head_seq) == (row.id, row.head_seq)
-        state = live.state if fresh and live is not None else system.parse_state(row.state_json)
-        summary = system.summary(state)
-        phase = next((line for line in summary if line.startswith(("Phase:", "Turn "))), None)
-        markers = [line for line in summary if line is not phase]
-        seats: dict[str, dict[str, object] | None] = row.table["seats"]
-        fields: list[tuple[str, str]] = []
-        side = system.turn_side(state)
-        acting = system.next_to_act(state)  # the DEFENDER in ASL's Defensive Fire Phase (A3)
-        if phase is not None or acting:
-            turn = phase.removeprefix("Phase:").strip() if phase else "Phase not set"
-            if acting:
-                holder = seats.get(acting)
-                who = str(holder["name"]) if holder else "nobody seated"
-                turn += f"\n{acting} to act: {who}"
-            fields.append(("Turn", turn))
-        fields.append(
-            (
-                "Seats",
-                " · ".join(
-                    f"{s}: {seats[s]['name'] if seats.get(s) else '(empty)'}"  # type: ignore[index]
-                    for s in row.table["sides"]
-                )
-                or "none",
-            )
+@read(gc.GameBoard)
+async def board(core: Core, place: Place, actor: Actor, command: gc.GameBoard) -> Reply:
+    """Turn the channel's board on (and show it) or off; any player or referee may."""
+    row = await core.readable(place)
+    require_player(row, actor)
+    saved = await core.repo.board(row.id)
+    message_id = saved.message_id if saved is not None else None
+    await core.repo.set_board(row.id, message_id, command.on)
+    if not command.on:
+        return listing(
+            core,
+            row,
+            "/game board",
+            "Status board off",
+            (("Board", "No longer updated; /game board turns it on again."),),
         )
-        if markers:
-            fields.append(("Table", _cut_lines(markers)))
-        proposals = row.table.get("proposals", ())
-        if proposals:
-            lines = [
-                f"#{p['entry']} {p['by']['name']}: {proposal_text(p['command'])}" for p in proposals
-            ]
-            fields.append(("Waiting for confirmation", _cut_lines(lines)))
-        if row.table.get("beacon"):
-            fields.extend(
-                (name, _cut_lines(value.splitlines())) for name, value in beacon_status(row.table)
+    return await board_reply(core, row, place)
+
+
+async def board_of(core: Core, place: Place) -> tuple[Reply, BoardRow] | None:
+    """The board of the channel's game (the latest: an ended game's board shows it ended)
+    and where it is posted, if the board is on."""
+    row = await core.repo.latest_game(place.guild_id, place.channel_id)
+    if row is None:
+        return None
+    saved = await core.repo.board(row.id)
+    if saved is None or not saved.enabled:
+        return None
+    return await board_reply(core, row, place), saved
+
+
+async def board_posted(core: Core, place: Place, game_id: int, message_id: int) -> None:
+    """Remember the message the board of game ``game_id`` now lives in."""
+    saved = await core.repo.board(game_id)
+    await core.repo.set_board(game_id, message_id, saved.enabled if saved else True)
+
+
+async def board_reply(core: Core, row: GameRow, place: Place) -> Reply:
+    """The board of ``row``: turn, seats, markers, proposals, beacon, last entries."""
+    system = core.system(row.system)
+    live = core.cached(place)
+    # the cached state only if it is the row's (another process may have written since)
+    fresh = live is not None and (live.row.id, live.row.head_seq) == (row.id, row.head_seq)
+    state = live.state if fresh and live is not None else system.parse_state(row.state_json)
+    summary = system.summary(state)
+    phase = next((line for line in summary if line.startswith(("Phase:", "Turn "))), None)
+    markers = [line for line in summary if line is not phase]
+    seats: dict[str, dict[str, object] | None] = row.table["seats"]
+    fields: list[tuple[str, str]] = []
+    side = system.turn_side(state)
+    acting = system.next_to_act(state)  # the DEFENDER in ASL's Defensive Fire Phase (A3)
+    if phase is not None or acting:
+        turn = phase.removeprefix("Phase:").strip() if phase else "Phase not set"
+        if acting:
+            holder = seats.get(acting)
+            who = str(holder["name"]) if holder else "nobody seated"
+            turn += f"\n{acting} to act: {who}"
+        fields.append(("Turn", turn))
+    fields.append(
+        (
+            "Seats",
+            " · ".join(
+                f"{s}: {seats[s]['name'] if seats.get(s) else '(empty)'}"  # type: ignore[index]
+                for s in row.table["sides"]
             )
-        entries = await self.repo.last_entries(row.id, BOARD_ENTRIES)
-        voided = set(row.table["voided"])
-        lines = []
-        for entry in sorted(entries, key=lambda e: e.seq):
-            text = _summary(entry.data()) + (" (void)" if entry.seq in voided else "")
-            if len(text) > BOARD_ENTRY_CHARS:
-                text = text[: BOARD_ENTRY_CHARS - 1] + "…"
-            lines.append(f"#{entry.seq} {text}")
-        older = row.head_seq - len(entries)
-        if older > 0:
-            lines.append(f"({older} older entr{'ies' if older != 1 else 'y'} not shown: /game log)")
-        fields.append(("Last entries", _cut_lines(lines)))
-        status = "" if row.status == "active" else f" ({row.status})"
-        return Reply(
-            command="/game board",
-            title=f"{row.title}: status board{status}",
-            game_title=row.title,
-            system=row.system,
-            game_id=row.public_id,
-            side=side,
-            fields=tuple(fields),
-            commitment=row.commitment,
-            epoch=row.epoch,
-            scripted=self.script is not None,
+            or "none",
         )
+    )
+    if markers:
+        fields.append(("Table", _cut_lines(markers)))
+    proposals = row.table.get("proposals", ())
+    if proposals:
+        lines = [
+            f"#{p['entry']} {p['by']['name']}: {proposal_text(p['command'])}" for p in proposals
+        ]
+        fields.append(("Waiting for confirmation", _cut_lines(lines)))
+    if row.table.get("beacon"):
+        fields.extend(
+            (name, _cut_lines(value.splitlines())) for name, value in beacon_status(row.table)
+        )
+    entries = await core.repo.last_entries(row.id, BOARD_ENTRIES)
+    voided = set(row.table["voided"])
+    lines = []
+    for entry in sorted(entries, key=lambda e: e.seq):
+        text = _summary(entry.data()) + (" (void)" if entry.seq in voided else "")
+        if len(text) > BOARD_ENTRY_CHARS:
+            text = text[: BOARD_ENTRY_CHARS - 1] + "…"
+        lines.append(f"#{entry.seq} {text}")
+    older = row.head_seq - len(entries)
+    if older > 0:
+        lines.append(f"({older} older entr{'ies' if older != 1 else 'y'} not shown: /game log)")
+    fields.append(("Last entries", _cut_lines(lines)))
+    status = "" if row.status == "active" else f" ({row.status})"
+    return Reply(
+        command="/game board",
+        title=f"{row.title}: status board{status}",
+        game_title=row.title,
+        system=row.system,
+        game_id=row.public_id,
+        side=side,
+        fields=tuple(fields),
+        commitment=row.commitment,
+        epoch=row.epoch,
+        scripted=core.scripted,
+    )
 
 
-__all__ = ["BOARD_ENTRIES", "Board"]
+__all__ = ["BOARD_ENTRIES", "board", "board_of", "board_posted", "board_reply"]

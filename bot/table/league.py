@@ -12,7 +12,8 @@ from typing import Any
 from bot.errors import NotAReferee
 from bot.log.export import export_game
 from bot.models import Actor, Place, Reply, ReplyFile
-from bot.service.proposals import Proposals
+from bot.service.core import Core
+from bot.service.handlers import read
 from bot.stats.times import TIMES_HEADER, SeatTimes, response_times, seconds, times_line
 from bot.storage import GameRow
 from bot.table import commands as gc
@@ -109,101 +110,102 @@ def _file_safe(text: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in text) or "league"
 
 
-class League(Proposals):
-    """/game list, /game times and /game league."""
-
-    async def _list(self, place: Place) -> Reply:
-        """The server's active games by player: where each plays, what and which side."""
-        games = [g for g in await self.repo.games_in_guild(place.guild_id) if g.status == "active"]
-        by_player: dict[str, list[str]] = {}
-        for game in games:
-            for side, player in game.table["seats"].items():
-                if player:
-                    by_player.setdefault(player["name"], []).append(
-                        f"<#{game.channel_id}> {game.title} ({game.system}, {side})"
-                    )
-        fields = tuple((name, "\n".join(lines)) for name, lines in sorted(by_player.items()))
-        return Reply(
-            command="/game list",
-            title=f"Active games in this server: {len(games)}",
-            fields=fields or (("Players", "nobody is seated in an active game"),),
-            scripted=self.script is not None,
-            ephemeral=True,
-        )
-
-    async def _league(self, place: Place, actor: Actor, command: gc.GameLeague) -> Reply:
-        """The tournament's recorded results as the ASL Player Ratings upload CSV, and each of
-        its games' exports, in one zip file (server administrators and referees)."""
-        if not actor.is_admin:
-            raise NotAReferee("Only a server administrator or referee exports a league's results.")
-        tournament = command.tournament.strip()
-        rows: list[list[str]] = []
-        times: list[list[str]] = []
-        exports: list[tuple[str, str]] = []
-        for game in await self.repo.games_in_guild(place.guild_id):
-            result = game.table.get("result")
-            if not result or result.get("tournament") != tournament:
-                continue
-            entries = await self.repo.entries(game.id)
-            recorded = [e.data() for e in entries if e.kind == "game.result"][-1]
-            rows.append(ratings_row(game, result, recorded["at"][:10]))
-            times += times_rows(game, result, response_times(e.data() for e in entries))
-            exports.append((f"game-{game.public_id}.jsonl", await export_game(self.repo, game)))
-        if not rows:
-            raise InvalidInput(
-                f"No game of this server has a result recorded for {tournament!r} "
-                "(/game result tournament:…)."
-            )
-        content = league_zip(rows, exports, times)
-        return Reply(
-            command="/game league",
-            title=f"{tournament}: {len(rows)} result{'' if len(rows) == 1 else 's'} "
-            "and their games' exports",
-            scripted=self.script is not None,
-            ephemeral=True,
-            file=ReplyFile(filename=f"{_file_safe(tournament)}-results.zip", content=content),
-        )
-
-    async def _times(self, place: Place, actor: Actor, command: gc.GameTimes) -> Reply:
-        """Each seat's responses, median, longest and total wait: this channel's game, or every
-        active game of the server (server administrators and referees)."""
-        if command.scope == "server":
-            if not actor.is_admin:
-                raise NotAReferee(
-                    "Only a server administrator or referee sees the times of every game; "
-                    "/game times alone shows this channel's."
+@read(gc.GameList)
+async def game_list(core: Core, place: Place, actor: Actor, command: gc.GameList) -> Reply:
+    """The server's active games by player: where each plays, what and which side."""
+    games = [g for g in await core.repo.games_in_guild(place.guild_id) if g.status == "active"]
+    by_player: dict[str, list[str]] = {}
+    for game in games:
+        for side, player in game.table["seats"].items():
+            if player:
+                by_player.setdefault(player["name"], []).append(
+                    f"<#{game.channel_id}> {game.title} ({game.system}, {side})"
                 )
-            games = [
-                g for g in await self.repo.games_in_guild(place.guild_id) if g.status == "active"
-            ]
-            listed: list[tuple[str, str]] = []
-            for game in games:
-                times = response_times(e.data() for e in await self.repo.entries(game.id))
-                lines = [f"{t.player} ({t.side}): {times_line(t)}" for t in times] or ["no seats"]
-                listed.append((game.title, "\n".join([f"<#{game.channel_id}>", *lines])))
-            return Reply(
-                command="/game times",
-                title=f"Response times of the active games in this server: {len(games)}",
-                fields=tuple(listed) or (("Games", "no active game"),),
-                scripted=self.script is not None,
-                ephemeral=True,
-            )
-        row = await self._readable(place)
-        times = response_times(e.data() for e in await self.repo.entries(row.id))
-        fields = tuple((f"{t.player} ({t.side})", times_line(t)) for t in times)
-        return self._times_listing(row, fields or (("Seats", "nobody has taken a seat"),))
+    fields = tuple((name, "\n".join(lines)) for name, lines in sorted(by_player.items()))
+    return Reply(
+        command="/game list",
+        title=f"Active games in this server: {len(games)}",
+        fields=fields or (("Players", "nobody is seated in an active game"),),
+        scripted=core.scripted,
+        ephemeral=True,
+    )
 
-    def _times_listing(self, row: GameRow, fields: tuple[tuple[str, str], ...]) -> Reply:
+
+@read(gc.GameLeague)
+async def league(core: Core, place: Place, actor: Actor, command: gc.GameLeague) -> Reply:
+    """The tournament's recorded results as the ASL Player Ratings upload CSV, and each of
+    its games' exports, in one zip file (server administrators and referees)."""
+    if not actor.is_admin:
+        raise NotAReferee("Only a server administrator or referee exports a league's results.")
+    tournament = command.tournament.strip()
+    rows: list[list[str]] = []
+    times: list[list[str]] = []
+    exports: list[tuple[str, str]] = []
+    for game in await core.repo.games_in_guild(place.guild_id):
+        result = game.table.get("result")
+        if not result or result.get("tournament") != tournament:
+            continue
+        entries = await core.repo.entries(game.id)
+        recorded = [e.data() for e in entries if e.kind == "game.result"][-1]
+        rows.append(ratings_row(game, result, recorded["at"][:10]))
+        times += times_rows(game, result, response_times(e.data() for e in entries))
+        exports.append((f"game-{game.public_id}.jsonl", await export_game(core.repo, game)))
+    if not rows:
+        raise InvalidInput(
+            f"No game of this server has a result recorded for {tournament!r} "
+            "(/game result tournament:…)."
+        )
+    content = league_zip(rows, exports, times)
+    return Reply(
+        command="/game league",
+        title=f"{tournament}: {len(rows)} result{'' if len(rows) == 1 else 's'} "
+        "and their games' exports",
+        scripted=core.scripted,
+        ephemeral=True,
+        file=ReplyFile(filename=f"{_file_safe(tournament)}-results.zip", content=content),
+    )
+
+
+@read(gc.GameTimes)
+async def times(core: Core, place: Place, actor: Actor, command: gc.GameTimes) -> Reply:
+    """Each seat's responses, median, longest and total wait: this channel's game, or every
+    active game of the server (server administrators and referees)."""
+    if command.scope == "server":
+        if not actor.is_admin:
+            raise NotAReferee(
+                "Only a server administrator or referee sees the times of every game; "
+                "/game times alone shows this channel's."
+            )
+        games = [g for g in await core.repo.games_in_guild(place.guild_id) if g.status == "active"]
+        listed: list[tuple[str, str]] = []
+        for game in games:
+            times = response_times(e.data() for e in await core.repo.entries(game.id))
+            lines = [f"{t.player} ({t.side}): {times_line(t)}" for t in times] or ["no seats"]
+            listed.append((game.title, "\n".join([f"<#{game.channel_id}>", *lines])))
         return Reply(
             command="/game times",
-            title=f"{row.title}: response times",
-            game_title=row.title,
-            system=row.system,
-            game_id=row.public_id,
-            seq=row.head_seq,
-            fields=fields,
-            commitment=row.commitment,
-            epoch=row.epoch,
-            scripted=self.script is not None,
+            title=f"Response times of the active games in this server: {len(games)}",
+            fields=tuple(listed) or (("Games", "no active game"),),
+            scripted=core.scripted,
             ephemeral=True,
         )
+    row = await core.readable(place)
+    times = response_times(e.data() for e in await core.repo.entries(row.id))
+    fields = tuple((f"{t.player} ({t.side})", times_line(t)) for t in times)
+    return _times_listing(core, row, fields or (("Seats", "nobody has taken a seat"),))
+
+
+def _times_listing(core: Core, row: GameRow, fields: tuple[tuple[str, str], ...]) -> Reply:
+    return Reply(
+        command="/game times",
+        title=f"{row.title}: response times",
+        game_title=row.title,
+        system=row.system,
+        game_id=row.public_id,
+        seq=row.head_seq,
+        fields=fields,
+        commitment=row.commitment,
+        epoch=row.epoch,
+        scripted=core.scripted,
+        ephemeral=True,
+    )

@@ -9,9 +9,11 @@ from bot.dice.game_dice import NO_PLAYERS, commitment
 from bot.errors import GameAlreadyActive
 from bot.log.gamelog import FORMAT_VERSION, GENESIS_PREV, seal, state_hash, state_json
 from bot.models import Actor, Place, Reply
+from bot.service.beacon import beacon_chain_for
 from bot.service.change import Live
+from bot.service.core import Core
+from bot.service.handlers import start
 from bot.service.options import parse_options
-from bot.service.proposals import Proposals
 from bot.storage import Duplicate, GameRow, StoredEntry
 from bot.table import commands as gc
 from rules_core.errors import InvalidInput
@@ -30,124 +32,119 @@ SYSTEM_SIDES: dict[str, tuple[str, ...]] = {"cwb": ("Union", "Confederate")}
 """Default sides per system when ``/game new`` names none (a system may set ``default_sides``)."""
 
 
-class NewGame(Proposals):
-    """/game new."""
-
-    # --- /game new ---------------------------------------------------------------------------
-
-    async def _new(
-        self, place: Place, actor: Actor, interaction_id: str, command: gc.GameNew
-    ) -> Reply:
-        system = self.system(command.system)
-        sides = tuple(s.strip() for s in command.sides if s.strip()) or tuple(
-            getattr(system, "default_sides", SYSTEM_SIDES.get(system.name, DEFAULT_SIDES))
+@start(gc.GameNew)
+async def new(
+    core: Core, place: Place, actor: Actor, interaction_id: str, command: gc.GameNew
+) -> Reply:
+    """/game new: the channel's game, its sides, options and dice commitment (entry 1)."""
+    system = core.system(command.system)
+    sides = tuple(s.strip() for s in command.sides if s.strip()) or tuple(
+        getattr(system, "default_sides", SYSTEM_SIDES.get(system.name, DEFAULT_SIDES))
+    )
+    options = parse_options(command.options)
+    if len({s.casefold() for s in sides}) != len(sides) or len(sides) < 2:
+        raise InvalidInput('Name at least two different sides, like sides:"Axis,Allied".')
+    for side in sides:
+        if len(side) > MAX_SIDE_NAME:
+            raise InvalidInput(
+                f"A side's name may be at most {MAX_SIDE_NAME} characters; "
+                f"{side[:20]}… has {len(side)}."
+            )
+    chain = beacon_chain_for(core, command.dice or core.dice_default)
+    async with core.locked(place):
+        seen = await core.repo.entry_by_interaction(interaction_id)
+        if seen is not None:
+            return await core.replay(seen, place, command)
+        if await core.repo.active_game(place.guild_id, place.channel_id) is not None:
+            raise GameAlreadyActive(
+                "This channel already has an active game; a referee may /game end it first."
+            )
+        try:
+            state = system.new_state(sides, options)
+        except (TypeError, ValueError, AttributeError, KeyError) as exc:
+            log.info("options refused by %s: %r", system.name, exc)
+            raise InvalidInput(
+                f"Those options do not fit a {system.title} game; see its guide for the "
+                "options it takes."
+            ) from exc
+        snapshot = state_json(state)
+        seed = core.seeds()
+        public_id = core.game_ids()
+        creator = {"id": actor.user_id, "name": actor.name}
+        table: dict[str, Any] = {
+            "sides": list(sides),
+            "seats": {side: None for side in sides},
+            "referees": [creator],
+            "voided": [],
+        }
+        if core.scripted:
+            table["scripted"] = True
+        if chain is not None:
+            table["beacon"] = chain.to_json()
+        title = command.title or f"{system.title} game"
+        entry: dict[str, Any] = {
+            "v": FORMAT_VERSION,
+            "game": public_id,
+            "seq": 1,
+            "prev": GENESIS_PREV,
+            "kind": "game.new",
+            "at": core.clock(),
+            "by": creator,
+            "interaction": interaction_id,
+            "epoch": 1,
+            "rules": system.rules_version,
+            "dice": [],
+            "state": state_hash(snapshot),
+            "system": system.name,
+            "title": title,
+            "sides": list(sides),
+            "options": options,
+            "commitment": commitment(seed),
+            "place": place.model_dump(),
+        }
+        if core.scripted:
+            entry["scripted"] = True
+        if chain is not None:
+            entry["dice_mode"] = "beacon"
+            entry["beacon"] = chain.to_json()
+        body, digest = seal(entry)
+        row = GameRow(
+            id=0,
+            public_id=public_id,
+            guild_id=place.guild_id,
+            channel_id=place.channel_id,
+            parent_id=place.parent_id,
+            system=system.name,
+            title=title,
+            status="active",
+            created_at=entry["at"],
+            created_by=actor.user_id,
+            table=table,
+            state_json=snapshot,
+            head_seq=1,
+            head_hash=digest,
+            next_die=1,
+            epoch=1,
+            seed=seed,
+            commitment=commitment(seed),
+            players_mix=NO_PLAYERS,
         )
-        options = parse_options(command.options)
-        if len({s.casefold() for s in sides}) != len(sides) or len(sides) < 2:
-            raise InvalidInput('Name at least two different sides, like sides:"Axis,Allied".')
-        for side in sides:
-            if len(side) > MAX_SIDE_NAME:
-                raise InvalidInput(
-                    f"A side's name may be at most {MAX_SIDE_NAME} characters; "
-                    f"{side[:20]}… has {len(side)}."
-                )
-        chain = self._beacon_chain_for(command.dice or self.dice_default)
-        async with self._locked(place):
-            seen = await self.repo.entry_by_interaction(interaction_id)
-            if seen is not None:
-                return await self._replay(seen, place, command)
-            if await self.repo.active_game(place.guild_id, place.channel_id) is not None:
+        genesis = StoredEntry(
+            game_id=0,
+            seq=1,
+            interaction_id=interaction_id,
+            kind="game.new",
+            body=body,
+            hash=digest,
+        )
+        try:
+            row.id = await core.repo.create_game(row, genesis)
+        except Duplicate:
+            seen = await core.repo.entry_by_interaction(interaction_id)
+            if seen is None:
                 raise GameAlreadyActive(
-                    "This channel already has an active game; a referee may /game end it first."
-                )
-            try:
-                state = system.new_state(sides, options)
-            except (TypeError, ValueError, AttributeError, KeyError) as exc:
-                log.info("options refused by %s: %r", system.name, exc)
-                raise InvalidInput(
-                    f"Those options do not fit a {system.title} game; see its guide for the "
-                    "options it takes."
-                ) from exc
-            snapshot = state_json(state)
-            seed = self._seeds()
-            public_id = self._game_ids()
-            creator = {"id": actor.user_id, "name": actor.name}
-            table: dict[str, Any] = {
-                "sides": list(sides),
-                "seats": {side: None for side in sides},
-                "referees": [creator],
-                "voided": [],
-            }
-            if self.script is not None:
-                table["scripted"] = True
-            if chain is not None:
-                table["beacon"] = chain.to_json()
-            title = command.title or f"{system.title} game"
-            entry: dict[str, Any] = {
-                "v": FORMAT_VERSION,
-                "game": public_id,
-                "seq": 1,
-                "prev": GENESIS_PREV,
-                "kind": "game.new",
-                "at": self._clock(),
-                "by": creator,
-                "interaction": interaction_id,
-                "epoch": 1,
-                "rules": system.rules_version,
-                "dice": [],
-                "state": state_hash(snapshot),
-                "system": system.name,
-                "title": title,
-                "sides": list(sides),
-                "options": options,
-                "commitment": commitment(seed),
-                "place": place.model_dump(),
-            }
-            if self.script is not None:
-                entry["scripted"] = True
-            if chain is not None:
-                entry["dice_mode"] = "beacon"
-                entry["beacon"] = chain.to_json()
-            body, digest = seal(entry)
-            row = GameRow(
-                id=0,
-                public_id=public_id,
-                guild_id=place.guild_id,
-                channel_id=place.channel_id,
-                parent_id=place.parent_id,
-                system=system.name,
-                title=title,
-                status="active",
-                created_at=entry["at"],
-                created_by=actor.user_id,
-                table=table,
-                state_json=snapshot,
-                head_seq=1,
-                head_hash=digest,
-                next_die=1,
-                epoch=1,
-                seed=seed,
-                commitment=commitment(seed),
-                players_mix=NO_PLAYERS,
-            )
-            genesis = StoredEntry(
-                game_id=0,
-                seq=1,
-                interaction_id=interaction_id,
-                kind="game.new",
-                body=body,
-                hash=digest,
-            )
-            try:
-                row.id = await self.repo.create_game(row, genesis)
-            except Duplicate:
-                seen = await self.repo.entry_by_interaction(interaction_id)
-                if seen is None:
-                    raise GameAlreadyActive(
-                        "This channel already has an active game; a referee may end it first."
-                    ) from None
-                return await self._replay(seen, place, command)
-            self._remember(
-                (place.guild_id, place.channel_id), Live(row=row, state=state, system=system)
-            )
-            return self._reply(entry, row, replayed=False)
+                    "This channel already has an active game; a referee may end it first."
+                ) from None
+            return await core.replay(seen, place, command)
+        core.remember(place, Live(row=row, state=state, system=system))
+        return core.reply(entry, row, replayed=False)

@@ -6,12 +6,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.log.export import export_game
-from bot.models import FollowUp, Place, Reply, ReplyFile
+from bot.models import Actor, FollowUp, Place, Reply, ReplyFile
 from bot.service.beacon import beacon_status
+from bot.service.core import Core
+from bot.service.handlers import read
 from bot.service.options import command_path
-from bot.service.proposals import Proposals
 from bot.service.replies import declared_what, proposal_text
 from bot.storage import GameRow
+from bot.table import commands as gc
 from bot.web import PAGE_NAME, verifier_page
 
 LOG_PAGE = 20
@@ -57,130 +59,136 @@ def _summary(entry: Mapping[str, Any]) -> str:
     return f"{who}: {command_path(kind)}"
 
 
-class Reads(Proposals):
-    """/game status, /game log, /game export."""
-
-    async def _status(self, place: Place) -> Reply:
-        row = await self._readable(place)
-        seats = ", ".join(
-            f"{side}: {p['name'] if p else '(empty)'}" for side, p in row.table["seats"].items()
-        )
-        fields: tuple[tuple[str, str], ...] = (
-            ("System", row.system),
-            ("Status", row.status),
-            ("Seats", seats),
-            ("Referees", ", ".join(r["name"] for r in row.table["referees"])),
-            ("Log head", f"#{row.head_seq} {row.head_hash}"),
-            ("Next die", f"#{row.next_die}"),
-            ("Dice commitment", f"epoch {row.epoch}: {row.commitment}"),
-            ("Players' seeds", row.players_mix.hex()),
-            ("Voided entries", ", ".join(map(str, row.table["voided"])) or "none"),
-            ("Turn notices", "on" if row.table.get("notices", True) else "off"),
+@read(gc.GameStatus)
+async def status(core: Core, place: Place, actor: Actor, command: gc.GameStatus) -> Reply:
+    """/game status: sides, seats, referees, the log head, the commitment, the table's summary."""
+    row = await core.readable(place)
+    seats = ", ".join(
+        f"{side}: {p['name'] if p else '(empty)'}" for side, p in row.table["seats"].items()
+    )
+    fields: tuple[tuple[str, str], ...] = (
+        ("System", row.system),
+        ("Status", row.status),
+        ("Seats", seats),
+        ("Referees", ", ".join(r["name"] for r in row.table["referees"])),
+        ("Log head", f"#{row.head_seq} {row.head_hash}"),
+        ("Next die", f"#{row.next_die}"),
+        ("Dice commitment", f"epoch {row.epoch}: {row.commitment}"),
+        ("Players' seeds", row.players_mix.hex()),
+        ("Voided entries", ", ".join(map(str, row.table["voided"])) or "none"),
+        ("Turn notices", "on" if row.table.get("notices", True) else "off"),
+        (
+            "Voids by",
+            ", ".join(f"{v['name']} {v['count']}" for v in row.table.get("voids", {}).values())
+            or "none",
+        ),
+    )
+    proposals = row.table.get("proposals", ())
+    if proposals:
+        fields = (
+            *fields,
             (
-                "Voids by",
-                ", ".join(f"{v['name']} {v['count']}" for v in row.table.get("voids", {}).values())
-                or "none",
+                "Waiting for confirmation",
+                "\n".join(
+                    f"#{p['entry']} {p['by']['name']}: {proposal_text(p['command'])}"
+                    for p in proposals
+                ),
             ),
         )
-        proposals = row.table.get("proposals", ())
-        if proposals:
-            fields = (
-                *fields,
-                (
-                    "Waiting for confirmation",
-                    "\n".join(
-                        f"#{p['entry']} {p['by']['name']}: {proposal_text(p['command'])}"
-                        for p in proposals
-                    ),
-                ),
-            )
-        if row.table.get("beacon"):
-            fields = (*fields, *beacon_status(row.table))
-        system = self.system(row.system)
-        live = self._live.get((place.guild_id, place.channel_id))
-        state = live.state if live is not None else system.parse_state(row.state_json)
-        summary = system.summary(state)
-        if summary:
-            fields = (*fields, ("Table", "\n".join(summary)))
-        return self._listing(row, "/game status", f"{row.title} ({row.status})", fields)
+    if row.table.get("beacon"):
+        fields = (*fields, *beacon_status(row.table))
+    system = core.system(row.system)
+    live = core.cached(place)
+    state = live.state if live is not None else system.parse_state(row.state_json)
+    summary = system.summary(state)
+    if summary:
+        fields = (*fields, ("Table", "\n".join(summary)))
+    return listing(core, row, "/game status", f"{row.title} ({row.status})", fields)
 
-    async def _log(self, place: Place, last: int, before: int | None = None) -> Reply:
-        """The ``last`` entries before entry ``before`` (default: up to the head), newest kept:
-        a page holds at most ``LOG_PAGE`` entries and ``LOG_PAGE_CHARS`` characters (what one
-        Discord embed shows), and the entries asked for but not shown are named with the command
-        that shows them, never dropped silently."""
-        row = await self._readable(place)
-        voided = set(row.table["voided"])
-        upto = row.head_seq if before is None else min(before - 1, row.head_seq)
-        asked = await self.repo.entries(row.id, after=max(0, upto - last), upto=upto)
-        page: list[tuple[int, str]] = []
-        size = 0
-        for entry in reversed(asked):
-            text = _summary(entry.data()) + (" (void)" if entry.seq in voided else "")
-            if len(text) > LOG_ENTRY_CHARS:
-                text = text[: LOG_ENTRY_CHARS - 1] + "…"
-            if len(page) == LOG_PAGE or size + len(text) + 8 > LOG_PAGE_CHARS:
-                break
-            page.append((entry.seq, text))
-            size += len(text) + 8
-        page.reverse()
-        fields = tuple((f"#{seq}", text) for seq, text in page)
-        first, newest = page[0][0], page[-1][0]
-        span = f"entry #{first}" if first == newest else f"entries #{first}–#{newest}"
-        title = f"{row.title}: log {span} of {row.head_seq}"
-        left = len(asked) - len(page)
-        follow_ups: tuple[FollowUp, ...] = ()
-        if first > 1:
-            more = left or min(LOG_PAGE, first - 1)
-            line = f"/game log last:{more} before:{first}"
-            note = (
-                f"{left} of the {len(asked)} entries asked for are older than this page: {line}"
-                if left
-                else f"{'#1' if first == 2 else f'#1–#{first - 1}'}; the next page: {line}"
-            )
-            fields = (*fields, ("Older entries", note))
-            follow_ups = (
-                FollowUp(
-                    label="Older entries",
-                    command="game.log",
-                    options=(("last", more), ("before", first)),
-                ),
-            )
-        reply = self._listing(row, "/game log", title, fields)
-        return reply.model_copy(update={"follow_ups": follow_ups})
 
-    def _listing(
-        self, row: GameRow, command: str, title: str, fields: tuple[tuple[str, str], ...]
-    ) -> Reply:
-        """A read of the game's table, shown only to the asker."""
-        return Reply(
-            command=command,
-            title=title,
-            game_title=row.title,
-            system=row.system,
-            game_id=row.public_id,
-            seq=row.head_seq,
-            fields=fields,
-            commitment=row.commitment,
-            epoch=row.epoch,
-            scripted=self.script is not None,
-            ephemeral=True,
+@read(gc.GameLog)
+async def log(core: Core, place: Place, actor: Actor, command: gc.GameLog) -> Reply:
+    """/game log: the ``last`` entries before entry ``before`` (default: up to the head), newest
+    kept: a page holds at most ``LOG_PAGE`` entries and ``LOG_PAGE_CHARS`` characters (what one
+    Discord embed shows), and the entries asked for but not shown are named with the command
+    that shows them, never dropped silently."""
+    last, before = command.last, command.before
+    row = await core.readable(place)
+    voided = set(row.table["voided"])
+    upto = row.head_seq if before is None else min(before - 1, row.head_seq)
+    asked = await core.repo.entries(row.id, after=max(0, upto - last), upto=upto)
+    page: list[tuple[int, str]] = []
+    size = 0
+    for entry in reversed(asked):
+        text = _summary(entry.data()) + (" (void)" if entry.seq in voided else "")
+        if len(text) > LOG_ENTRY_CHARS:
+            text = text[: LOG_ENTRY_CHARS - 1] + "…"
+        if len(page) == LOG_PAGE or size + len(text) + 8 > LOG_PAGE_CHARS:
+            break
+        page.append((entry.seq, text))
+        size += len(text) + 8
+    page.reverse()
+    fields = tuple((f"#{seq}", text) for seq, text in page)
+    first, newest = page[0][0], page[-1][0]
+    span = f"entry #{first}" if first == newest else f"entries #{first}–#{newest}"
+    title = f"{row.title}: log {span} of {row.head_seq}"
+    left = len(asked) - len(page)
+    follow_ups: tuple[FollowUp, ...] = ()
+    if first > 1:
+        more = left or min(LOG_PAGE, first - 1)
+        line = f"/game log last:{more} before:{first}"
+        note = (
+            f"{left} of the {len(asked)} entries asked for are older than this page: {line}"
+            if left
+            else f"{'#1' if first == 2 else f'#1–#{first - 1}'}; the next page: {line}"
         )
-
-    async def _export(self, place: Place, page: bool = False) -> Reply:
-        row = await self._readable(place)
-        text = await export_game(self.repo, row)
-        attachments = (ReplyFile(filename=PAGE_NAME, content=verifier_page()),) if page else ()
-        return Reply(
-            attachments=attachments,
-            command="/game export",
-            title=f"{row.title}: {row.head_seq} log entries exported",
-            game_title=row.title,
-            system=row.system,
-            game_id=row.public_id,
-            seq=row.head_seq,
-            commitment=row.commitment,
-            epoch=row.epoch,
-            scripted=self.script is not None,
-            file=ReplyFile(filename=f"game-{row.public_id}.jsonl", content=text.encode("utf-8")),
+        fields = (*fields, ("Older entries", note))
+        follow_ups = (
+            FollowUp(
+                label="Older entries",
+                command="game.log",
+                options=(("last", more), ("before", first)),
+            ),
         )
+    reply = listing(core, row, "/game log", title, fields)
+    return reply.model_copy(update={"follow_ups": follow_ups})
+
+
+def listing(
+    core: Core, row: GameRow, command: str, title: str, fields: tuple[tuple[str, str], ...]
+) -> Reply:
+    """A read of the game's table, shown only to the asker."""
+    return Reply(
+        command=command,
+        title=title,
+        game_title=row.title,
+        system=row.system,
+        game_id=row.public_id,
+        seq=row.head_seq,
+        fields=fields,
+        commitment=row.commitment,
+        epoch=row.epoch,
+        scripted=core.scripted,
+        ephemeral=True,
+    )
+
+
+@read(gc.GameExport)
+async def export(core: Core, place: Place, actor: Actor, command: gc.GameExport) -> Reply:
+    """/game export: the whole log as a file anyone can verify offline (and the page)."""
+    row = await core.readable(place)
+    text = await export_game(core.repo, row)
+    attachments = (ReplyFile(filename=PAGE_NAME, content=verifier_page()),) if command.page else ()
+    return Reply(
+        attachments=attachments,
+        command="/game export",
+        title=f"{row.title}: {row.head_seq} log entries exported",
+        game_title=row.title,
+        system=row.system,
+        game_id=row.public_id,
+        seq=row.head_seq,
+        commitment=row.commitment,
+        epoch=row.epoch,
+        scripted=core.scripted,
+        file=ReplyFile(filename=f"game-{row.public_id}.jsonl", content=text.encode("utf-8")),
+    )

@@ -6,8 +6,11 @@ from fractions import Fraction
 from typing import Any
 
 from bot.models import Actor, Reply
+from bot.service.beacon import declare
 from bot.service.change import Change, Live
-from bot.service.proposals import Proposals
+from bot.service.core import Core
+from bot.service.handlers import write
+from bot.service.permissions import held_sides, require_player
 from bot.service.replies import odds_lines
 from bot.table import commands as gc
 from rules_core.errors import InvalidInput
@@ -51,69 +54,70 @@ def roll_total_odds(expression: DiceExpression) -> dict[tuple[tuple[str, str], .
     return {(("total", str(low + k)),): Fraction(n, total) for k, n in enumerate(ways) if n}
 
 
-class Rolls(Proposals):
-    """/roll and its preview."""
+def roll_odds(core: Core, command: gc.RollDice) -> Reply:
+    """/roll preview:true: the exact odds of each total; nothing rolled."""
+    category = category_named(command.category) if command.category.strip() else ""
+    expression = parse_expression(command.dice or default_dice(category))
+    rolls = expression.repeat * command.count
+    expression = expression.single()
+    odds = roll_total_odds(expression)
+    lines = sorted(odds_lines(odds), key=lambda line: int(line.facts[0][1]))
+    each = f", each of {rolls} rolls" if rolls > 1 else ""
+    return Reply(
+        command="/roll",
+        title=f"Odds of {category + ' ' if category else ''}{expression.text()}"
+        f" (nothing rolled{each})",
+        odds=tuple(lines),
+        scripted=core.scripted,
+        ephemeral=True,
+        preview=True,
+    )
 
-    def _roll(self, live: Live, actor: Actor, command: gc.RollDice) -> Change:
-        self._require_player(live.row, actor)
-        held = self.held_sides(live.row, actor)
-        category = category_named(command.category) if command.category.strip() else ""
-        expression = parse_expression(command.dice or default_dice(category))
-        if command.count > 1:
-            if expression.repeat > 1:
-                raise InvalidInput('Give the batch once: dice:DR count:3, or dice:"3 DR".')
-            expression = expression.batch(command.count)
-        if live.row.table.get("beacon"):
-            declared: dict[str, Any] = {
-                "declares": "roll",
-                "expression": expression.text(),
-                "reason": command.reason,
-                "sides": held,
-            }
-            if category:
-                declared["category"] = category
-            return self._declare(live, declared)
-        dice = self._dice(live.row)
-        with self._script_rollback():
-            result = roll_expression(expression, dice, reason=command.reason, category=category)
-        notes: tuple[Step, ...] = ()
-        if live.row.system == "asl" and category:
-            notes = tuple(n for roll in result.rolls for n in roll_notes(category, roll))
-        data: dict[str, Any] = {
+
+@write(gc.RollDice, preview=roll_odds)
+def roll(core: Core, live: Live, actor: Actor, command: gc.RollDice) -> Change:
+    """/roll: a logged roll of the game's dice (declared for its round in a beacon game)."""
+    require_player(live.row, actor)
+    held = held_sides(live.row, actor)
+    category = category_named(command.category) if command.category.strip() else ""
+    expression = parse_expression(command.dice or default_dice(category))
+    if command.count > 1:
+        if expression.repeat > 1:
+            raise InvalidInput('Give the batch once: dice:DR count:3, or dice:"3 DR".')
+        expression = expression.batch(command.count)
+    if live.row.table.get("beacon"):
+        declared: dict[str, Any] = {
+            "declares": "roll",
             "expression": expression.text(),
             "reason": command.reason,
-            "total": result.total,
-            "text": result.render(),
-            "rolls": [r.model_dump(mode="json") for r in result.rolls],
             "sides": held,
         }
         if category:
-            data["category"] = category
-        if expression.repeat > 1:
-            data["totals"] = list(result.totals)
-        if notes:
-            data["notes"] = [n.model_dump(mode="json") for n in notes]
-        return Change(
-            kind="roll",
-            data=data,
-            dice=dice.records,
-            shown=(notes, (), tuple(result.rolls)),
-        )
-
-    def _roll_odds(self, command: gc.RollDice) -> Reply:
-        category = category_named(command.category) if command.category.strip() else ""
-        expression = parse_expression(command.dice or default_dice(category))
-        rolls = expression.repeat * command.count
-        expression = expression.single()
-        odds = roll_total_odds(expression)
-        lines = sorted(odds_lines(odds), key=lambda line: int(line.facts[0][1]))
-        each = f", each of {rolls} rolls" if rolls > 1 else ""
-        return Reply(
-            command="/roll",
-            title=f"Odds of {category + ' ' if category else ''}{expression.text()}"
-            f" (nothing rolled{each})",
-            odds=tuple(lines),
-            scripted=self.script is not None,
-            ephemeral=True,
-            preview=True,
-        )
+            declared["category"] = category
+        return declare(core, live, declared)
+    dice = core.dice(live.row)
+    with core.script_rollback():
+        result = roll_expression(expression, dice, reason=command.reason, category=category)
+    notes: tuple[Step, ...] = ()
+    if live.row.system == "asl" and category:
+        notes = tuple(n for roll in result.rolls for n in roll_notes(category, roll))
+    data: dict[str, Any] = {
+        "expression": expression.text(),
+        "reason": command.reason,
+        "total": result.total,
+        "text": result.render(),
+        "rolls": [r.model_dump(mode="json") for r in result.rolls],
+        "sides": held,
+    }
+    if category:
+        data["category"] = category
+    if expression.repeat > 1:
+        data["totals"] = list(result.totals)
+    if notes:
+        data["notes"] = [n.model_dump(mode="json") for n in notes]
+    return Change(
+        kind="roll",
+        data=data,
+        dice=dice.records,
+        shown=(notes, (), tuple(result.rolls)),
+    )

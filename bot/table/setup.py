@@ -23,66 +23,71 @@ from bot.commands.registry import build_registry
 from bot.commands.scenario import read_scenario
 from bot.errors import BadCommand
 from bot.models import Actor, Place, Reply, ReplyFile
+from bot.service.actions import propose, run_action
 from bot.service.change import Change, Live
-from bot.service.permissions import sides_as_spelled
-from bot.service.proposals import Proposals
+from bot.service.core import Core
+from bot.service.handlers import read, write
+from bot.service.permissions import permit, require_player, sides_as_spelled
 from bot.table import commands as gc
 from rules_core.scenario import SetupRefused, check_setup, make_setup, write_scenario
 
 
-class Scenarios(Proposals):
-    """/game setup (a logged write) and /game forces (a read)."""
-
-    def _setup(self, live: Live, actor: Actor, command: gc.GameSetup) -> Change:
-        self._require_player(live.row, actor)  # a spectator learns nothing of the scenario
-        if (command.file is None) == (not command.text.strip()):
-            raise BadCommand(
-                "Give the scenario either as a file (file:) or as text (text:), one of the two."
-            )
-        text = command.file.text if command.file is not None else command.text
-        system, sides = live.system, live.row.table["sides"]
-        registry = build_registry({system.name: system})
-
-        def respell(action: BaseModel) -> BaseModel:
-            return sides_as_spelled(sides, action)
-
-        actions, errors = read_scenario(text, system.name, registry, respell)
-        _, refused = check_setup(system, live.state, actions)
-        errors = sorted(errors + refused, key=lambda e: _place_key(e[0]))
-        if errors:
-            raise SetupRefused(errors)
-        if not actions:
-            raise BadCommand(
-                "The scenario holds no command; write one set-up command a line, as "
-                f"/{system.name} takes it without /{system.name}."
-            )
-        setup = make_setup(a for _, a in actions)
-        concerned, missing = self.permit(live, actor, setup)
-        if missing:  # the other side's things: that side's player confirms (or a referee)
-            return self._propose(live, actor, setup, concerned, missing)
-        return self._run_action(live, setup, concerned)
-
-    async def _forces(self, place: Place) -> Reply:
-        row = await self._readable(place)
-        live = self._live.get((place.guild_id, place.channel_id))
-        system = self.system(row.system)
-        cached = live is not None and live.row is row  # the stored game, checked by _readable
-        state = live.state if live is not None and cached else system.parse_state(row.state_json)
-        text = write_scenario(system, state, row.title)
-        commands = sum(1 for line in text.splitlines() if line and not line.startswith("#"))
-        name = re.sub(r"[^A-Za-z0-9]+", "-", row.title).strip("-").lower() or "game"
-        return Reply(
-            command="/game forces",
-            title=f"{row.title}: the forces as {commands} set-up commands for /game setup",
-            game_title=row.title,
-            system=row.system,
-            game_id=row.public_id,
-            fields=(("set-up", text.rstrip("\n")),),
-            scripted=self.script is not None,
-            ephemeral=True,
-            file=ReplyFile(filename=f"{name}-setup.txt", content=text.encode("utf-8")),
-            file_in_fields=True,
+@write(gc.GameSetup)
+def setup(core: Core, live: Live, actor: Actor, command: gc.GameSetup) -> Change:
+    """/game setup: a scenario's set-up commands as one action, run or proposed to the other
+    side."""
+    require_player(live.row, actor)  # a spectator learns nothing of the scenario
+    if (command.file is None) == (not command.text.strip()):
+        raise BadCommand(
+            "Give the scenario either as a file (file:) or as text (text:), one of the two."
         )
+    text = command.file.text if command.file is not None else command.text
+    system, sides = live.system, live.row.table["sides"]
+    registry = build_registry({system.name: system})
+
+    def respell(action: BaseModel) -> BaseModel:
+        return sides_as_spelled(sides, action)
+
+    actions, errors = read_scenario(text, system.name, registry, respell)
+    _, refused = check_setup(system, live.state, actions)
+    errors = sorted(errors + refused, key=lambda e: _place_key(e[0]))
+    if errors:
+        raise SetupRefused(errors)
+    if not actions:
+        raise BadCommand(
+            "The scenario holds no command; write one set-up command a line, as "
+            f"/{system.name} takes it without /{system.name}."
+        )
+    setup = make_setup(a for _, a in actions)
+    concerned, missing = permit(live, actor, setup)
+    if missing:  # the other side's things: that side's player confirms (or a referee)
+        return propose(live, actor, setup, concerned, missing)
+    return run_action(core, live, setup, concerned)
+
+
+@read(gc.GameForces)
+async def forces(core: Core, place: Place, actor: Actor, command: gc.GameForces) -> Reply:
+    """/game forces: the game's forces written as the set-up commands that set them up."""
+    row = await core.readable(place)
+    live = core.cached(place)
+    system = core.system(row.system)
+    cached = live is not None and live.row is row  # the stored game, checked by _readable
+    state = live.state if live is not None and cached else system.parse_state(row.state_json)
+    text = write_scenario(system, state, row.title)
+    commands = sum(1 for line in text.splitlines() if line and not line.startswith("#"))
+    name = re.sub(r"[^A-Za-z0-9]+", "-", row.title).strip("-").lower() or "game"
+    return Reply(
+        command="/game forces",
+        title=f"{row.title}: the forces as {commands} set-up commands for /game setup",
+        game_title=row.title,
+        system=row.system,
+        game_id=row.public_id,
+        fields=(("set-up", text.rstrip("\n")),),
+        scripted=core.scripted,
+        ephemeral=True,
+        file=ReplyFile(filename=f"{name}-setup.txt", content=text.encode("utf-8")),
+        file_in_fields=True,
+    )
 
 
 def _place_key(where: str) -> tuple[int, int]:
@@ -91,4 +96,4 @@ def _place_key(where: str) -> tuple[int, int]:
     return first, second
 
 
-__all__ = ["Scenarios"]
+__all__ = ["forces", "setup"]

@@ -34,11 +34,11 @@ async def test_the_cache_holds_at_most_live_games_and_evicts_the_least_recently_
     service = GameService(repo, {"toy": SYSTEM}, live_games=2)
     for place in PLACES:
         await start_game(service, place)
-        assert len(service._live) <= 2
-    assert list(service._live) == [(100, 303), (100, 304)]
+        assert len(service.core.live) <= 2
+    assert list(service.core.live) == [(100, 303), (100, 304)]
     await service.handle(PLACES[3], ALICE, "touch-3", Ammo(side="Axis", level=2))
     await service.handle(PLACES[0], ALICE, "touch-0", Ammo(side="Axis", level=2))
-    assert list(service._live) == [(100, 303), (100, 300)]
+    assert list(service.core.live) == [(100, 303), (100, 300)]
 
 
 async def test_an_evicted_game_reloads_to_the_same_state_and_chain(repo: Repository) -> None:
@@ -48,10 +48,10 @@ async def test_an_evicted_game_reloads_to_the_same_state_and_chain(repo: Reposit
     await start_game(service, first)
     for i in range(5):
         await service.handle(first, ALICE, f"shot-{i}", Shoot(side="Axis"))
-    before = service._live[(100, 300)]
+    before = service.core.live[(100, 300)]
     await start_game(service, other)  # evicts the first game
-    assert (100, 300) not in service._live
-    reloaded = await roomy._load(first)
+    assert (100, 300) not in service.core.live
+    reloaded = await roomy.core.load(first)
     assert reloaded.state == before.state
     assert (reloaded.row.head_seq, reloaded.row.head_hash) == (
         before.row.head_seq,
@@ -96,8 +96,8 @@ async def test_locks_go_away_when_no_one_holds_or_awaits_them(repo: Repository) 
     service = GameService(repo, {"toy": SYSTEM}, live_games=1)
     for place in PLACES:
         await start_game(service, place)
-    lock = service._lock(PLACES[0])
-    assert service._lock(PLACES[0]) is lock  # the same lock while it is referenced
+    lock = service.core.lock(PLACES[0])
+    assert service.core.lock(PLACES[0]) is lock  # the same lock while it is referenced
     async with lock:
         waiting = asyncio.ensure_future(
             service.handle(PLACES[0], ALICE, "waits", Ammo(side="Axis", level=3))
@@ -107,17 +107,17 @@ async def test_locks_go_away_when_no_one_holds_or_awaits_them(repo: Repository) 
     await waiting
     del lock
     garbage.collect()
-    assert len(service._locks) == 0
+    assert len(service.core.locks) == 0
 
 
 async def test_a_preview_of_an_uncached_game_does_not_fill_the_cache(repo: Repository) -> None:
     service = GameService(repo, {"toy": SYSTEM}, live_games=1)
     await start_game(service, PLACES[0])
     await start_game(service, PLACES[1])
-    assert (100, 300) not in service._live
+    assert (100, 300) not in service.core.live
     reply = await service.handle(PLACES[0], ALICE, "p", Shoot(side="Axis"), preview=True)
     assert reply.preview and reply.odds
-    assert list(service._live) == [(100, 301)]
+    assert list(service.core.live) == [(100, 301)]
 
 
 def test_live_games_must_be_positive(repo: Repository) -> None:

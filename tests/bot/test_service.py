@@ -130,7 +130,7 @@ async def test_different_games_do_not_wait_for_each_other(service: GameService) 
     there = Place(guild_id=100, channel_id=999)
     await start_game(service)
     await start_game(service, there)
-    async with service._lock(HERE):  # a writer holds this game's lock
+    async with service.core.lock(HERE):  # a writer holds this game's lock
         reply = await asyncio.wait_for(service.handle(there, ALICE, "x", Shoot(side="Axis")), 5)
         assert reply.seq == 4
         blocked = asyncio.create_task(service.handle(HERE, ALICE, "y", Shoot(side="Axis")))
@@ -378,7 +378,7 @@ async def test_prepare_gets_the_reply_while_the_commit_is_in_flight_and_a_replay
     prepared: list[tuple[Reply, int]] = []
 
     def prepare(reply: Reply) -> None:  # the cached game is still at the head before the entry
-        prepared.append((reply, service._live[(HERE.guild_id, HERE.channel_id)].row.head_seq))
+        prepared.append((reply, service.core.live[(HERE.guild_id, HERE.channel_id)].row.head_seq))
 
     first = await service.handle(HERE, ALICE, "s1", Shoot(side="Axis"), prepare=prepare)
     ((reply, cached_head),) = prepared

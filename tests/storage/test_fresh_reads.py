@@ -46,7 +46,7 @@ async def test_reads_show_what_another_process_wrote_since(database: Path | str)
         status = await service.handle(TABLE, YOU, "status-1", gc.GameStatus())
         assert field(status, "Log head").startswith("#3 ")
         assert await service.autocomplete(TABLE, "unit") == []
-        assert (TABLE.guild_id, TABLE.channel_id) in service._live  # the game is cached
+        assert (TABLE.guild_id, TABLE.channel_id) in service.core.live  # the game is cached
 
         out = other_process(
             database,

@@ -116,6 +116,58 @@ class BoardRow:
     """Updated after every action (False: turned off with ``/game board on:false``)."""
 
 
+@dataclass(frozen=True)
+class TimerRow:
+    """A game's timer (migration 003): when to look at the game again, for which wait and step.
+
+    Its ``name`` is the game, the wait (``ball``: the log entry the wait began at) and the step:
+    one timer per step of a wait, so a step that fired never fires again, whoever planned it."""
+
+    id: int
+    game_id: int
+    name: str
+    event: str
+    ball: int
+    due: int
+    """Milliseconds since 1970-01-01 UTC."""
+    plan: int
+    """The log head it was planned at: a plan at a later head moves it, an earlier one does not."""
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class TimerPlan:
+    """One timer as planned (see :meth:`Repository.plan_timers`)."""
+
+    name: str
+    event: str
+    due: int
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class NotifyRow:
+    """How a user takes notices: by direct message or not, and whether Discord refused one."""
+
+    user_id: int
+    dm: bool
+    refused: int | None
+    """When Discord refused a DM (the user's DMs are closed), in milliseconds; None: not."""
+
+
+def _timer(row: Sequence[Any]) -> TimerRow:
+    return TimerRow(
+        id=int(row[0]),
+        game_id=int(row[1]),
+        name=str(row[2]),
+        event=str(row[3]),
+        ball=int(row[4]),
+        due=int(row[5]),
+        plan=int(row[6]),
+        data=json.loads(row[7]),
+    )
+
+
 @dataclass
 class Append:
     """Everything one action writes, in one transaction."""
@@ -413,6 +465,95 @@ class Repository(abc.ABC):
         async with self._transaction() as tx:
             await tx.execute(sql.SET_BOARD, (game_id, message_id, int(enabled)))
 
+    # --- timers, server settings, direct messages (migration 003) --------------------------
+
+    async def plan_timers(
+        self, game_id: int, ball: int, plan: int, timers: Sequence[TimerPlan], now: int
+    ) -> None:
+        """Plan the timers of the game's wait that began at entry ``ball``, as the game stood at
+        log head ``plan``: each is added, or moved if it has not fired and no later plan moved it;
+        the game's timers of earlier waits, and of this wait but left out by this plan, are
+        retired (marked done at ``now``). Plans of one game made by several processes in any
+        order leave the latest plan's timers: a plan never retires a later one's."""
+        async with self._transaction() as tx:
+            for timer in timers:
+                await tx.execute(
+                    sql.PLAN_TIMER,
+                    (game_id, timer.name, timer.event, ball, timer.due, plan,
+                     canonical(timer.data)),
+                )  # fmt: skip
+            await tx.execute(sql.DROP_STALE_TIMERS, (now, game_id, ball, ball, plan))
+
+    async def drop_timers(self, game_id: int, now: int) -> None:
+        """Retire every timer of the game (it ended)."""
+        async with self._transaction() as tx:
+            await tx.execute(sql.DROP_GAME_TIMERS, (now, game_id))
+
+    async def game_timers(self, game_id: int) -> list[TimerRow]:
+        """The game's timers that have not fired, soonest first."""
+        return [_timer(row) for row in await self._fetch(sql.GAME_TIMERS, (game_id,))]
+
+    async def due_timers(self, now: int, limit: int = 50) -> list[TimerRow]:
+        """Timers due at ``now`` that no live claim holds, soonest first."""
+        return [_timer(row) for row in await self._fetch(sql.DUE_TIMERS, (now, now, limit))]
+
+    async def claim_timer(self, timer_id: int, owner: str, now: int, lease: int) -> bool:
+        """Claim a due timer for ``lease`` milliseconds: True for exactly one of the processes
+        that try at once (the database changes the row for one of them)."""
+        async with self._transaction() as tx:
+            changed = await tx.execute(sql.CLAIM_TIMER, (owner, now + lease, timer_id, now))
+        return changed == 1
+
+    async def finish_timer(self, timer_id: int, owner: str, now: int) -> None:
+        """The claimed timer fired (or is no longer due): it never fires again."""
+        async with self._transaction() as tx:
+            await tx.execute(sql.FINISH_TIMER, (now, timer_id, owner))
+
+    async def release_timer(self, timer_id: int, owner: str) -> None:
+        """Give up a claim without firing (another process may claim the timer at once)."""
+        async with self._transaction() as tx:
+            await tx.execute(sql.RELEASE_TIMER, (timer_id, owner))
+
+    async def next_timer(self) -> int | None:
+        """When the soonest timer not yet fired is due (milliseconds), or None."""
+        row = await self._fetch_one(sql.NEXT_TIMER)
+        return int(row[0]) if row is not None and row[0] is not None else None
+
+    async def timers_due(self, now: int) -> int:
+        """How many timers are due at ``now`` and not fired yet (a gauge for operators)."""
+        row = await self._fetch_one(sql.COUNT_DUE_TIMERS, (now,))
+        return int(row[0]) if row is not None else 0
+
+    async def server_settings(self, guild_id: int) -> dict[str, Any] | None:
+        """The organiser's settings of the server (``/game defaults``), if any were set."""
+        row = await self._fetch_one(sql.SERVER_SETTINGS, (guild_id,))
+        if row is None:
+            return None
+        settings: dict[str, Any] = json.loads(row[0])
+        return settings
+
+    async def set_server_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
+        """Record the organiser's settings of the server, durably."""
+        async with self._transaction() as tx:
+            await tx.execute(sql.SET_SERVER_SETTINGS, (guild_id, canonical(settings)))
+
+    async def notify(self, user_id: int) -> NotifyRow | None:
+        """How the user takes notices, if they ever chose (``/notify``)."""
+        row = await self._fetch_one(sql.NOTIFY, (user_id,))
+        if row is None:
+            return None
+        return NotifyRow(int(row[0]), bool(row[1]), int(row[2]) if row[2] is not None else None)
+
+    async def set_notify(self, user_id: int, dm: bool) -> None:
+        """The user's choice of direct messages; a refusal recorded before is forgotten."""
+        async with self._transaction() as tx:
+            await tx.execute(sql.SET_NOTIFY, (user_id, int(dm)))
+
+    async def dm_refused(self, user_id: int, now: int) -> bool:
+        """Record that Discord refused a DM to the user: True the first time (say it once)."""
+        async with self._transaction() as tx:
+            return await tx.execute(sql.DM_REFUSED, (now, user_id)) == 1
+
     async def create_game(self, game: GameRow, genesis: StoredEntry) -> int:
         """Insert a game, its first seed epoch and its genesis entry in one transaction.
 
@@ -440,10 +581,13 @@ __all__ = [
     "BoardRow",
     "Duplicate",
     "GameRow",
+    "NotifyRow",
     "Repository",
     "StorageConflict",
     "StorageUnavailable",
     "StoredEntry",
+    "TimerPlan",
+    "TimerRow",
     "Transaction",
     "canonical",
     "describe",

@@ -175,7 +175,53 @@ SET_BOARD = (
 )
 """A game's status board (``/game board``): operational, outside the log (migration 002)."""
 
-TABLES = ("games", "seeds", "entries", "rolls", "boards")
+TIMER_COLUMNS = "id, game_id, name, event, ball, due, plan, data"
+PLAN_TIMER = (
+    "INSERT INTO timers (game_id, name, event, ball, due, plan, data) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (name) DO UPDATE SET due = excluded.due, plan = excluded.plan, "
+    "data = excluded.data WHERE timers.done IS NULL AND timers.plan <= excluded.plan"
+)
+"""Plans a timer, or moves one not yet fired to the due time of a plan at least as recent (a
+timer's name is its game, wait and step: one fired never fires again, migration 003)."""
+DROP_STALE_TIMERS = (
+    "UPDATE timers SET done = ? WHERE game_id = ? AND done IS NULL AND (ball < ? OR "
+    "(ball = ? AND plan < ?))"
+)
+"""Retires a game's timers of earlier waits, and those a later plan of this wait left out."""
+DROP_GAME_TIMERS = "UPDATE timers SET done = ? WHERE game_id = ? AND done IS NULL"
+DUE_TIMERS = (
+    f"SELECT {TIMER_COLUMNS} FROM timers WHERE done IS NULL AND due <= ? "
+    "AND (claimed_until IS NULL OR claimed_until < ?) ORDER BY due, id LIMIT ?"
+)
+CLAIM_TIMER = (
+    "UPDATE timers SET claimed_by = ?, claimed_until = ? WHERE id = ? AND done IS NULL "
+    "AND (claimed_until IS NULL OR claimed_until < ?)"
+)
+"""One process claims a due timer: the database changes the row for one claimant only (a
+claim lapses at ``claimed_until``, so a timer of a process that died is claimed again)."""
+FINISH_TIMER = "UPDATE timers SET done = ?, claimed_until = NULL WHERE id = ? AND claimed_by = ?"
+RELEASE_TIMER = (
+    "UPDATE timers SET claimed_by = NULL, claimed_until = NULL WHERE id = ? AND claimed_by = ?"
+)
+NEXT_TIMER = "SELECT min(due) FROM timers WHERE done IS NULL"
+COUNT_DUE_TIMERS = "SELECT count(*) FROM timers WHERE done IS NULL AND due <= ?"
+GAME_TIMERS = f"SELECT {TIMER_COLUMNS} FROM timers WHERE game_id = ? AND done IS NULL ORDER BY due"
+
+SERVER_SETTINGS = "SELECT settings FROM server_settings WHERE guild_id = ?"
+SET_SERVER_SETTINGS = (
+    "INSERT INTO server_settings (guild_id, settings) VALUES (?, ?) "
+    "ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings"
+)
+NOTIFY = "SELECT user_id, dm, refused FROM notify WHERE user_id = ?"
+SET_NOTIFY = (
+    "INSERT INTO notify (user_id, dm, refused) VALUES (?, ?, NULL) "
+    "ON CONFLICT (user_id) DO UPDATE SET dm = excluded.dm, refused = NULL"
+)
+DM_REFUSED = "UPDATE notify SET refused = ? WHERE user_id = ? AND refused IS NULL"
+"""Discord refused a DM (closed DMs): recorded once, and no DM is tried again until ``/notify``."""
+
+TABLES = ("games", "seeds", "entries", "rolls", "boards", "timers", "server_settings", "notify")
 """Every table of the schema, parents first (copies and backups go in this order)."""
 
 
@@ -282,11 +328,19 @@ __all__ = [
     "ACTIVE_GAME",
     "APPEND_POSTGRES",
     "BOARD",
+    "CLAIM_TIMER",
+    "COUNT_DUE_TIMERS",
+    "DM_REFUSED",
+    "DROP_GAME_TIMERS",
+    "DROP_STALE_TIMERS",
+    "DUE_TIMERS",
     "ENTRIES",
     "ENTRY_BY_INTERACTION",
+    "FINISH_TIMER",
     "GAME_BY_ID",
     "GAME_COLUMNS",
     "GAME_HEAD",
+    "GAME_TIMERS",
     "GUILD_GAMES",
     "HOLD_GAME",
     "INSERT_ENTRY",
@@ -299,13 +353,21 @@ __all__ = [
     "LOCK_MIGRATIONS",
     "MIGRATION_LOCK",
     "MOVE_GAME",
+    "NEXT_TIMER",
+    "NOTIFY",
     "PENDING_CANDIDATES",
+    "PLAN_TIMER",
+    "RELEASE_TIMER",
     "REVEAL_SEED",
     "SCHEMA_VERSION",
     "SEEDS",
+    "SERVER_SETTINGS",
     "SET_BOARD",
+    "SET_NOTIFY",
     "SET_SCHEMA_VERSION",
+    "SET_SERVER_SETTINGS",
     "TABLES",
+    "TIMER_COLUMNS",
     "face_counts",
     "migrations",
     "postgres",

@@ -32,16 +32,18 @@ class Copied:
     rows: dict[str, int]
 
     def summary(self) -> str:
-        """``"2 games, 3 seeds, 41 entries, 60 dice"``, and the status boards if there are any
-        (``", 1 status board(s)"``)."""
+        """``"2 games, 3 seeds, 41 entries, 60 dice"``, and the status boards, timers, server
+        settings and notice choices if there are any (``", 1 status board(s)"``)."""
         names = {
             "games": "games", "entries": "entries", "seeds": "seeds", "rolls": "dice",
-            "boards": "status board(s)",
+            "boards": "status board(s)", "timers": "timer(s)",
+            "server_settings": "server setting(s)", "notify": "notice choice(s)",
         }  # fmt: skip
+        always = ("games", "seeds", "entries", "rolls")
         return ", ".join(
             f"{self.rows.get(t, 0)} {names[t]}"
             for t in sql.TABLES
-            if t != "boards" or self.rows.get(t)
+            if t in always or self.rows.get(t)
         )
 
 
@@ -213,11 +215,12 @@ async def _write_postgres(url: str, reader: _Source) -> Copied:
                 async for columns, chunk in reader.rows(table):
                     await connection.copy_records_to_table(table, records=chunk, columns=columns)
                     counts[table] += len(chunk)
-            # new games continue after the copied ids
-            await connection.execute(
-                "SELECT setval(pg_get_serial_sequence('games', 'id'), "
-                "COALESCE((SELECT max(id) FROM games), 0) + 1, false)"
-            )
+            # new games and timers continue after the copied ids
+            for table in ("games", "timers"):
+                await connection.execute(
+                    f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+                    f"COALESCE((SELECT max(id) FROM {table}), 0) + 1, false)"
+                )
     finally:
         await connection.close()
     return Copied(counts)

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
+from bot.commands.help import GROUP_HELP as ALL_GROUP_HELP
+from bot.commands.help import group_help_of
 from bot.discord_ui.client import RefereeBot
 from bot.discord_ui.handler import add_system, remove_group
 
-GROUP_HELP = {
-    "asl": "Advanced Squad Leader: MG breakdown, ROF, repair, FB16 Ammunition Shortage",
-    "asl.unit": "Squads, half-squads, crews, leaders and heroes",
-    "asl.weapon": "Support weapons, Guns and vehicle MGs with their printed numbers",
-}
+GROUP_HELP = group_help_of(ALL_GROUP_HELP, "asl")
 
 
 async def setup(bot: RefereeBot) -> None:

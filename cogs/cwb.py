@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
+from bot.commands.help import GROUP_HELP as ALL_GROUP_HELP
+from bot.commands.help import group_help_of
 from bot.discord_ui.client import RefereeBot
 from bot.discord_ui.handler import add_system, remove_group
 
-GROUP_HELP = {
-    "cwb": "Civil War Battles: ammunition, supply wagons and isolation",
-    "cwb.unit": "Units and their men",
-    "cwb.wagon": "Supply wagons and their strength",
-}
+GROUP_HELP = group_help_of(ALL_GROUP_HELP, "cwb")
 
 
 async def setup(bot: RefereeBot) -> None:

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
+from bot.commands.help import GROUP_HELP as ALL_GROUP_HELP
+from bot.commands.help import group_help_of
 from bot.discord_ui.appcommands import command_path
 from bot.discord_ui.client import RefereeBot
 from bot.discord_ui.handler import add_group, remove_group
 from bot.table.commands import TABLE_COMMANDS
 
-GROUP_HELP = {
-    "game": "The channel's game: new, seats, referees, log, export, end",
-    "game.referee": "Referees may act for any side, void entries and end the game",
-}
+GROUP_HELP = group_help_of(ALL_GROUP_HELP, "game")
 MODELS = tuple(model for model in TABLE_COMMANDS if command_path(model)[0] == "game")
 
 

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
+from bot.commands.help import GROUP_HELP as ALL_GROUP_HELP
+from bot.commands.help import group_help_of
 from bot.discord_ui.client import RefereeBot
 from bot.discord_ui.handler import add_system, remove_group
 
-GROUP_HELP = {
-    "ocs": "Operational Combat Series: supply in exact Tokens and its tables",
-    "ocs.dump": "Supply dumps by hex, in SP and Tokens",
-    "ocs.unit": "Combat units, HQs and Transport Points",
-}
+GROUP_HELP = group_help_of(ALL_GROUP_HELP, "ocs")
 
 
 async def setup(bot: RefereeBot) -> None:

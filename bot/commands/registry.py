@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import enum
 import shlex
 import types
@@ -11,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from annotated_types import Ge, Gt, Le, Lt, MaxLen
+from annotated_types import Ge, Gt, Le, Lt, MaxLen, MinLen
 from pydantic import BaseModel, ValidationError
 
 from bot.errors import BadCommand
@@ -41,6 +42,9 @@ class OptionSpec:
     max_length: int | None = None
     autocomplete: str | None = None
     """The kind asked of ``GameSystem.names`` (``"unit"``, ``"weapon"``…), or ``"systems"``."""
+    default: Any = None
+    """The value when the option is left out (None for a required option)."""
+    min_length: int | None = None
 
 
 @dataclass(frozen=True)
@@ -118,6 +122,8 @@ def _option(name: str, info: Any, choices_from: Mapping[str, tuple[str, ...]]) -
             bounds["max"] = int(meta.lt) - 1  # type: ignore[call-overload]
         elif isinstance(meta, MaxLen):
             bounds["len"] = int(meta.max_length)
+        elif isinstance(meta, MinLen):
+            bounds["min_len"] = int(meta.min_length)
     autocomplete = extra.get("autocomplete")
     return OptionSpec(
         name=name.replace("_", "-"),
@@ -130,6 +136,8 @@ def _option(name: str, info: Any, choices_from: Mapping[str, tuple[str, ...]]) -
         max_value=bounds.get("max"),
         max_length=bounds.get("len"),
         autocomplete=str(autocomplete) if isinstance(autocomplete, str) else None,
+        default=None if info.is_required() else info.get_default(call_default_factory=True),
+        min_length=bounds.get("min_len"),
     )
 
 
@@ -150,7 +158,12 @@ def command_spec(
     if rolls:
         options.append(
             OptionSpec(
-                name="preview", field="preview", type="boolean", required=False, help=PREVIEW_HELP
+                name="preview",
+                field="preview",
+                type="boolean",
+                required=False,
+                help=PREVIEW_HELP,
+                default=False,
             )
         )
     options.sort(key=lambda o: not o.required)  # Discord lists required options first
@@ -172,18 +185,63 @@ class Registry:
     commands: Mapping[str, CommandSpec]
 
     def find(self, words: tuple[str, ...]) -> CommandSpec:
-        """The command named by its words, or :class:`BadCommand` naming the known ones."""
+        """The command named by its words, or :class:`BadCommand` naming the nearest ones.
+
+        >>> registry = build_registry({})
+        >>> registry.find(("gmae", "status"))
+        Traceback (most recent call last):
+        ...
+        bot.errors.BadCommand: There is no command /gmae status. Did you mean /game status?
+        """
         spec = self.commands.get(".".join(words))
         if spec is None:
             typed = "/" + " ".join(words)
             near = sorted(p for p in self.commands if p.split(".")[0] == words[0]) if words else []
-            hint = (
-                f" Try one of: {', '.join('/' + p.replace('.', ' ') for p in near)}."
-                if near
-                else ""
-            )
+            if near:
+                hint = f" Try one of: {', '.join('/' + p.replace('.', ' ') for p in near)}."
+                subs = {" ".join(p.split(".")[1:]): p for p in near}
+                closest = nearest(" ".join(words[1:]), list(subs))
+                if closest and len(near) > 1:
+                    hint = f" Did you mean /{subs[closest].replace('.', ' ')}?"
+            else:
+                closest = nearest(typed, ["/" + p.replace(".", " ") for p in self.commands])
+                hint = f" Did you mean {closest}?" if closest else " /help lists the commands."
             raise BadCommand(f"There is no command {typed}.{hint}")
         return spec
+
+    def resolve(
+        self, words: tuple[str, ...], options: Mapping[str, str]
+    ) -> tuple[CommandSpec, dict[str, str]]:
+        """The command a console line names and its options, where the words after the command
+        (kept as typed) are the value of its first option: the first required one, or its first
+        option when none is (``/roll 3d6`` is ``/roll dice:3d6``, ``/game seat Axis`` is
+        ``/game seat side:Axis``).
+
+        >>> spec, values = build_registry({}).resolve(("roll", "4d6k3"), {"reason": "STR"})
+        >>> spec.path, values
+        ('roll', {'reason': 'STR', 'dice': '4d6k3'})
+        """
+        lowered = tuple(word.lower() for word in words)
+        if ".".join(lowered) in self.commands or not lowered:
+            return self.find(lowered), dict(options)
+        for cut in range(len(lowered) - 1, 0, -1):
+            spec = self.commands.get(".".join(lowered[:cut]))
+            if spec is None:
+                continue
+            if any(p.startswith(spec.path + ".") for p in self.commands):
+                break  # a group's word: a mistyped subcommand, not a value
+            first = next((o for o in spec.options if o.required), None) or next(
+                iter(spec.options), None
+            )
+            value = " ".join(words[cut:])
+            if first is None:
+                raise BadCommand(f"/{' '.join(spec.words)} takes no options, not {value!r}.")
+            if first.name in options or first.field in options:
+                raise BadCommand(
+                    f"{value!r} and {first.name}: both give {first.name}; give it once."
+                )
+            return spec, {**options, first.name: value}
+        return self.find(lowered), dict(options)
 
     def groups(self) -> dict[str, list[CommandSpec]]:
         """Commands grouped by their first word (``game``, ``roll``, ``asl``…)."""
@@ -205,6 +263,18 @@ def build_registry(systems: Mapping[str, GameSystem[Any, Any]]) -> Registry:
             spec = command_spec(model, name, choices)
             commands[spec.path] = spec
     return Registry(commands=commands)
+
+
+def nearest(typed: str, known: list[str]) -> str | None:
+    """The known word or command closest to ``typed`` (a typo's likely meaning), if any is close.
+
+    >>> nearest("/gmae status", ["/game status", "/game seat", "/roll"])
+    '/game status'
+    >>> nearest("xyzzy", ["/roll"]) is None
+    True
+    """
+    found = difflib.get_close_matches(typed.lower(), known, n=1, cutoff=0.6)
+    return found[0] if found else None
 
 
 # --- option values -----------------------------------------------------------------------
@@ -261,9 +331,12 @@ def build_action(
     for raw_name, value in values.items():
         option = spec.option(raw_name)
         if option is None:
-            known = ", ".join(o.name for o in spec.options) or "none"
+            names = [o.name for o in spec.options]
+            closest = nearest(raw_name.replace("_", "-"), names)
+            hint = f" Did you mean {closest}?" if closest else ""
+            known = f" Its options: {', '.join(names) or 'none'}."
             raise InvalidInput(
-                f"/{' '.join(spec.words)} has no option {raw_name!r}; its options: {known}."
+                f"/{' '.join(spec.words)} has no option {raw_name!r}.{hint or known}"
             )
         converted = _convert(option, value, resolve_user, read_file)
         if _names_a_new_thing(spec, option) and isinstance(converted, str):
@@ -335,6 +408,16 @@ def parse_line(line: str) -> tuple[tuple[str, ...], dict[str, str]]:
     >>> parse_line('/asl fire weapons:"HMG A, LMG B" sustained:true')
     (('asl', 'fire'), {'weapons': 'HMG A, LMG B', 'sustained': 'true'})
     """
+    words, options = split_line(line)
+    return tuple(w.lower() for w in words), options
+
+
+def split_line(line: str) -> tuple[tuple[str, ...], dict[str, str]]:
+    """As :func:`parse_line`, with the words kept as typed (``/roll DR`` is not ``/roll dr``).
+
+    >>> split_line("/roll 2d6 + 1d6 reason:Sniper")
+    (('roll', '2d6', '+', '1d6'), {'reason': 'Sniper'})
+    """
     try:
         tokens = shlex.split(line, posix=True)
     except ValueError as exc:
@@ -345,7 +428,7 @@ def parse_line(line: str) -> tuple[tuple[str, ...], dict[str, str]]:
     options: dict[str, str] = {}
     for token in tokens[1:]:
         name, colon, value = token.partition(":")
-        if colon:
+        if colon and name:
             if name in options:
                 raise BadCommand(f"The option {name} is given twice.")
             options[name] = value
@@ -355,7 +438,7 @@ def parse_line(line: str) -> tuple[tuple[str, ...], dict[str, str]]:
             words.append(token)
     if not words or not all(words):
         raise BadCommand("A command starts with a slash, like /game status.")
-    return tuple(w.lower() for w in words), options
+    return tuple(words), options
 
 
 @dataclass(frozen=True)
@@ -394,5 +477,7 @@ __all__ = [
     "build_registry",
     "command_spec",
     "execute",
+    "nearest",
     "parse_line",
+    "split_line",
 ]

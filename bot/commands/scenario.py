@@ -72,7 +72,7 @@ def _read_command(command: str, system: str, registry: Registry, commands: str) 
         spec = registry.find(words)
     except UserError as exc:
         # the registry names the system's every command; a scenario holds only set-up ones
-        message = exc.user_message.split(" Try one of:")[0]
+        message = exc.user_message.split(" Did you mean")[0].split(" Try one of:")[0]
         raise type(exc)(f"{message} A scenario holds: {commands}.") from exc
     if not is_scenario_command(spec.model):
         raise _NotSetUp(

@@ -215,6 +215,50 @@ def render_embed(reply: Reply) -> discord.Embed:
     return embed
 
 
+MAX_EMBEDS = 10
+
+
+def paged_embeds(
+    title: str, lines: list[str], colour: discord.Colour | None = None
+) -> list[list[discord.Embed]]:
+    """``lines`` as embeds, grouped into messages Discord takes: a description of at most 4,096
+    characters each (cut only between lines), at most 10 embeds and 6,000 characters a message.
+    The first embed of each message carries ``title`` (the later ones ``title (2/3)``).
+
+    >>> messages = paged_embeds("Help", ["x" * 4000, "y" * 2500, "z" * 100])
+    >>> [[len(e.description or "") for e in embeds] for embeds in messages]
+    [[4000], [2601]]
+    >>> [embeds[0].title for embeds in messages]
+    ['Help (1/2)', 'Help (2/2)']
+    """
+    heading = len(title) + len(" (99/99)")
+    messages: list[list[list[str]]] = [[[]]]  # messages of embeds of lines
+    used = heading  # characters of the current message
+    size = 0  # characters of the current embed's description
+    for line in lines:
+        line = cut(line, DESCRIPTION_LIMIT)
+        if used + len(line) + 1 > TOTAL_LIMIT and messages[-1][-1]:
+            messages.append([[]])
+            used, size = heading, 0
+        elif size + len(line) + 1 > DESCRIPTION_LIMIT and messages[-1][-1]:
+            if len(messages[-1]) >= MAX_EMBEDS:
+                messages.append([[]])
+                used = heading
+            else:
+                messages[-1].append([])
+            size = 0
+        messages[-1][-1].append(line)
+        size += len(line) + 1
+        used += len(line) + 1
+    found = []
+    for number, pages in enumerate(messages, start=1):
+        texts = ["\n".join(page) for page in pages]
+        embeds = [discord.Embed(description=text or None, colour=colour) for text in texts]
+        embeds[0].title = title if len(messages) == 1 else f"{title} ({number}/{len(messages)})"
+        found.append(embeds)
+    return found
+
+
 def footer_text(reply: Reply) -> str:
     """Each die's sequence number, the seed epoch and the game's dice commitment."""
     parts = []
@@ -233,6 +277,7 @@ __all__ = [
     "cut_lines",
     "final_dr",
     "footer_text",
+    "paged_embeds",
     "render_embed",
     "roll_line",
     "side_colour",

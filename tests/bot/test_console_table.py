@@ -15,20 +15,42 @@ LINES = """\
 """
 
 
-def test_help_takes_a_group_as_in_discord(tmp_path: Path) -> None:
+def test_help_takes_a_group_or_a_command_as_in_discord(tmp_path: Path) -> None:
     run = referee(
         "console", "-", "--db", str(tmp_path / "h.db"),
-        stdin="/help group:asl\n/help group:ROLL\n/help asl\n/help group:chess\n/help\n",
+        stdin="/help group:asl\n/help asl\n/help group:chess\n/help\n/help gmae\n",
     )  # fmt: skip
     out = run.stdout
-    asl, _, rest = out.partition("roll:\n")
-    assert asl.startswith("asl:\n") and "/asl fire" in asl and "/game new" not in asl
-    assert rest.startswith("  /roll [dice] [reason] [category] [count] [preview]")
-    assert "line 3: Write /help group:asl to list one group's commands." in out
-    assert "line 4: There is no command group called 'chess'; try /help alone." in out
-    everything = out.split("line 4:")[1]
-    assert "game:" in everything and "asl:" in everything and "ocs:" in everything
+    parts = out.split("asl:\n")
+    group, again, rest = parts[1], parts[2].split("line 3:")[0], out
+    assert group == again  # /help asl is /help group:asl
+    assert "  /asl fire [" in group and "/game new" not in group
+    assert "  /asl repair weapon:… [2 options] — A Repair dr" in group
+    assert "line 3: There is no command or group called 'chess'. Try /help alone." in rest
+    everything = rest.split("line 3:")[1]
+    assert "/game — The channel's game" in everything and "/cwb — Civil War Battles" in everything
+    assert "    params · unit add · unit set" in everything
+    assert '/help command:"asl fire" — one command: every option' in everything
+    assert "line 5: There is no command or group called 'gmae'. Did you mean /help game?" in out
     assert run.returncode == 1
+
+
+def test_help_of_one_command_gives_each_option_and_an_example(tmp_path: Path) -> None:
+    """Regression: the console showed option names only (/help group:asl), never their help."""
+    run = referee(
+        "console", "-", "--db", str(tmp_path / "h.db"),
+        stdin='/help asl fire\n/help command:"/game log"\n/help roll\n',
+    )  # fmt: skip
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("/asl fire — An IFT attack")
+    assert any(line.startswith("  drm ") and "whole number -" in line for line in lines)
+    assert '  example: /asl fire weapons:"HMG, LMG" drm:1' in lines
+    assert "  last     whole number 1–50 · default 10 — How many entries to show" in lines
+    roll = lines[lines.index("/roll — A logged, verifiable roll: DR (colored die first), dr, or "
+                             "NdS±M; by category, in batches."):]  # fmt: skip
+    assert any(line.startswith("  count      whole number 1–20 · default 1") for line in roll)
+    assert roll[-1] == '  example: /roll dice:4d6k3 reason:"ability score"'
+    assert run.returncode == 0, run.stdout
 
 
 def test_a_scripted_run_prints_the_same_output_on_a_fresh_database(tmp_path: Path) -> None:

@@ -21,6 +21,11 @@ MODULES = [
     "bot.table.roll",
     "bot.table.stats",
     "bot.console",
+    "bot.console.session",
+    "bot.console.help",
+    "bot.console.prompt",
+    "bot.commands.help",
+    "bot.render.embed",
 ]
 
 

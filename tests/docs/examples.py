@@ -37,7 +37,7 @@ from rules_core.errors import RulesError, explain_validation_error
 
 ROOT = Path(__file__).resolve().parents[2]
 
-DISCORD_ONLY = {"help": ("group",), "sync": ()}
+DISCORD_ONLY = {"help": ("group", "command"), "sync": ()}
 """Commands of the Discord cogs that are not game commands, with their options."""
 
 FOREIGN_COMMANDS = {
@@ -256,6 +256,12 @@ def check_inline(code: str, commands: Registry) -> str | None:
 
 def _check_discord_only(name: str, rest: list[str], commands: Registry) -> str | None:
     allowed = DISCORD_ONLY[name]
+    bare = [token for token in rest if ":" not in token]
+    if name == "help" and bare == rest:  # the console's /help asl fire
+        asked = ".".join(token.lower() for token in bare)
+        if asked and asked not in set(commands.commands) | set(commands.groups()):
+            return f"there is no command or group {' '.join(bare)!r}"
+        return None
     for token in rest:
         option, colon, value = token.partition(":")
         if not colon:
@@ -265,6 +271,9 @@ def _check_discord_only(name: str, rest: list[str], commands: Registry) -> str |
         known = set(commands.groups()) | set(DISCORD_ONLY)
         if option == "group" and value.strip().lstrip("/").lower() not in known:
             return f"there is no command group {value!r}"
+        asked = ".".join(value.strip().lstrip("/").lower().split())
+        if option == "command" and asked not in set(commands.commands) | known:
+            return f"there is no command {value!r}"
     return None
 
 

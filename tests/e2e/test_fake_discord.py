@@ -165,3 +165,103 @@ async def test_a_modal_is_refused_as_discord_refuses_it(
     # submitting it needs every required input (the real bot submits one: test_setup_bot.py)
     with pytest.raises(AssertionError, match="required"):
         await fake_discord.submit_modal(form, {})
+
+
+def _embed(**fields: Any) -> dict[str, Any]:
+    return {"type": "rich", **fields}
+
+
+# fmt: off
+MESSAGE_LIMITS: list[tuple[str, dict[str, Any]]] = [
+    # /help in Discord before the fix: two embeds that fit alone, 6,544 characters together
+    ("two embeds over 6000", {"embeds": [_embed(description="x" * 4090),
+                                         _embed(description="y" * 2454)]}),
+    ("author and footer count", {"embeds": [_embed(
+        description="x" * 4096, footer={"text": "f" * 1800}, author={"name": "a" * 105})]}),
+    ("eleven embeds", {"embeds": [_embed(description="x")] * 11}),
+    ("title over 256", {"embeds": [_embed(title="t" * 257)]}),
+    ("description over 4096", {"embeds": [_embed(description="d" * 4097)]}),
+    ("26 fields", {"embeds": [_embed(fields=[{"name": "n", "value": "v"}] * 26)]}),
+    ("field name over 256", {"embeds": [_embed(fields=[{"name": "n" * 257, "value": "v"}])]}),
+    ("field value over 1024", {"embeds": [_embed(fields=[{"name": "n", "value": "v" * 1025}])]}),
+    ("empty field value", {"embeds": [_embed(fields=[{"name": "n", "value": ""}])]}),
+    ("footer over 2048", {"embeds": [_embed(footer={"text": "f" * 2049})]}),
+    ("author name over 256", {"embeds": [_embed(author={"name": "a" * 257})]}),
+    ("six action rows", {"content": "x", "components": [
+        {"type": 1, "components": [{"type": 2, "style": 1, "label": "b", "custom_id": "c"}]}
+    ] * 6}),
+    ("six buttons in a row", {"content": "x", "components": [
+        {"type": 1, "components": [
+            {"type": 2, "style": 1, "label": "b", "custom_id": f"c{i}"} for i in range(6)]}]}),
+    ("custom id over 100", {"content": "x", "components": [
+        {"type": 1, "components": [{"type": 2, "style": 1, "label": "b", "custom_id": "c" * 101}]}
+    ]}),
+    ("label over 80", {"content": "x", "components": [
+        {"type": 1, "components": [{"type": 2, "style": 1, "label": "b" * 81, "custom_id": "c"}]}
+    ]}),
+    ("select of 26 options", {"content": "x", "components": [
+        {"type": 1, "components": [{"type": 3, "custom_id": "s", "options": [
+            {"label": f"o{i}", "value": f"o{i}"} for i in range(26)]}]}]}),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("case", "body"), MESSAGE_LIMITS, ids=[c for c, _ in MESSAGE_LIMITS])
+async def test_a_message_over_a_limit_is_refused_wherever_it_is_sent(
+    fake_discord: FakeDiscord, http: aiohttp.ClientSession, case: str, body: dict[str, Any]
+) -> None:
+    """Callbacks, follow-ups and edits all refuse it (Discord checks every message body)."""
+    api, app = fake_discord.api_base, fake_discord.application_id
+    pending(fake_discord)
+    callback = f"{api}/interactions/111/tok-111/callback?with_response=1"
+    status, data = await post(http, callback, {"type": 4, "data": body})
+    assert (status, data["code"]) == (400, 50035), case
+    status, _ = await post(http, callback, {"type": 4, "data": {"content": "fits"}})
+    assert status == 200
+    status, data = await post(http, f"{api}/webhooks/{app}/tok-111", body)
+    assert (status, data["code"]) == (400, 50035), case
+    async with http.patch(f"{api}/webhooks/{app}/tok-111/messages/@original", json=body) as answer:
+        assert (answer.status, (await answer.json())["code"]) == (400, 50035), case
+
+
+async def test_a_message_at_every_limit_is_taken(
+    fake_discord: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    body = {
+        "content": "c" * 2000,
+        "embeds": [
+            _embed(title="t" * 256, description="d" * 2000, author={"name": "a" * 256},
+                   footer={"text": "f" * 400}, fields=[{"name": "n", "value": "v" * 1024}] * 3),
+        ],  # 6,000 characters in all
+        "components": [{"type": 1, "components": [
+            {"type": 2, "style": 1, "label": "b" * 80, "custom_id": f"{i}" * 100}
+            for i in range(5)]}] * 5,
+    }  # fmt: skip
+    pending(fake_discord)
+    url = f"{fake_discord.api_base}/interactions/111/tok-111/callback?with_response=1"
+    assert (await post(http, url, {"type": 4, "data": body}))[0] == 200
+
+
+async def test_a_channel_message_and_its_edit_obey_the_same_limits(
+    fake_discord: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    headers = {"Authorization": f"Bot {fake_discord.token}"}
+    channel = fake_discord.channels["table-1"]["id"]
+    url = f"{fake_discord.api_base}/channels/{channel}/messages"
+    too_big = {"embeds": [_embed(description="x" * 4090), _embed(description="y" * 2454)]}
+    async with http.post(url, json=too_big, headers=headers) as response:
+        assert (response.status, (await response.json())["code"]) == (400, 50035)
+    async with http.post(url, json={"content": "board"}, headers=headers) as response:
+        message = await response.json()
+    async with http.patch(f"{url}/{message['id']}", json=too_big, headers=headers) as response:
+        assert (response.status, (await response.json())["code"]) == (400, 50035)
+
+
+async def test_autocomplete_choices_over_100_characters_are_refused(
+    fake_discord: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    url = f"{fake_discord.api_base}/interactions/111/tok-111/callback?with_response=1"
+    for choice in ({"name": "n" * 101, "value": "v"}, {"name": "n", "value": "v" * 101}):
+        pending(fake_discord)
+        status, data = await post(http, url, {"type": 8, "data": {"choices": [choice]}})
+        assert (status, data["code"]) == (400, 50035), choice

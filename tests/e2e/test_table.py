@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -36,7 +37,57 @@ async def test_help_lists_one_group_whatever_its_case(
     reply = await answer(discord, ["help"], {"group": "ASL"}, channel="help-1")
     assert reply.ephemeral
     assert reply.embeds[0]["title"] == "/asl commands"
-    assert "`/asl fire`" in reply.text and "/game new" not in reply.text
+    assert "`/asl fire [" in reply.text and "/game new" not in reply.text
+
+
+async def test_help_of_everything_fits_discord_and_says_each_option(
+    table: tuple[FakeDiscord, BotProcess],
+) -> None:
+    """Regression: /help alone sent 4,090 + 2,454 characters of embeds in one message, which
+    Discord refuses (6,000 at most per message): the user got "something went wrong"."""
+    discord, _ = table
+    reply = await answer(discord, ["help"], channel="help-1")
+    assert reply.kind == "callback" and reply.ephemeral, reply
+    assert "`/asl` — Advanced Squad Leader" in reply.text
+    assert "↳ params · unit add · unit set" in reply.text
+    fire = await answer(discord, ["help"], {"command": "/asl fire"}, channel="help-1")
+    lines = fire.embeds[0]["description"].splitlines()
+    assert any(line.startswith("**drm** · whole number -") for line in lines), lines
+    assert lines[-1] == 'Example: `/asl fire weapons:"HMG, LMG" drm:1`'
+    log = await answer(discord, ["help"], {"command": "game log"}, channel="help-1")
+    assert log.embeds[0]["description"].splitlines()[2:4] == [
+        "**last** · whole number 1–50 · default 10 — How many entries to show",
+        "**before** · whole number ≥ 2 · optional — Only entries before this entry number "
+        "(older pages)",
+    ]
+    sent = await discord.autocomplete(["help"], {"command": "asl f"}, focused="command")
+    assert [c["value"] for c in (await sent.next_reply(TIMEOUT)).choices] == ["asl fire"]
+    synced = [c for scope in discord.commands.values() for c in scope]
+    groups = [c["name"] for c in synced if any(o["type"] in (1, 2) for o in c.get("options", []))]
+    for name in command_names(synced):  # every command's help fits, and every group's
+        shown = await answer(discord, ["help"], {"command": name}, channel="help-1")
+        assert shown.embeds and shown.embeds[0]["title"].startswith("/"), (name, shown)
+    for name in groups:
+        shown = await answer(discord, ["help"], {"group": name}, channel="help-1")
+        assert shown.embeds[0]["title"] == f"/{name} commands", shown
+    assert {"game", "asl", "ocs", "cwb"} <= set(groups)
+    assert discord.refusals == []
+
+
+def command_names(synced: list[dict[str, Any]]) -> list[str]:
+    """Every command of a sync, as /help names it (``asl unit add``)."""
+    names = []
+
+    def walk(node: dict[str, Any], prefix: str) -> None:
+        subs = [o for o in node.get("options", []) if o["type"] in (1, 2)]
+        if not subs:
+            names.append(prefix)
+        for sub in subs:
+            walk(sub, f"{prefix} {sub['name']}")
+
+    for command in synced:
+        walk(command, command["name"])
+    return names
 
 
 async def click_result(sent: SentInteraction) -> Reply:

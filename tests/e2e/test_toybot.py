@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
+from bot.commands.help import HOW_TO_ASK
 from bot.discord_ui.appcommands import PREVIEW_HELP
 from bot.discord_ui.tree import APOLOGY
 from tests.e2e.conftest import BotLauncher, BotProcess
@@ -141,7 +142,7 @@ async def test_a_bug_is_logged_with_the_interaction_id_and_apologised_for(
     assert "RuntimeError: a bug in a handler" in log
 
 
-async def test_help_lists_every_command_with_its_help(toy: tuple[FakeDiscord, BotProcess]) -> None:
+async def test_help_lists_every_group_at_a_glance(toy: tuple[FakeDiscord, BotProcess]) -> None:
     discord, _ = toy
     sent = await discord.slash(["help"])
     reply = await sent.next_reply()
@@ -149,15 +150,13 @@ async def test_help_lists_every_command_with_its_help(toy: tuple[FakeDiscord, Bo
     lines = reply.embeds[0]["description"].splitlines()
     assert lines == [
         "`/boom` — A command whose handler has a bug.",
-        "`/help` — List the bot's commands with what each one does.",
+        "`/help` — List the bot's commands; group: a group's, command: one command's options.",
         "`/sync` — Owner only: send the command list to Discord again now.",
-        "`/toy export` — Export the toy game as a file.",
-        "`/toy fire` — Fire weapons at a target; rolls the IFT DR.",
-        "`/toy refuse` — A command the rules refuse.",
-        "`/toy seat` — Take a seat; a referee may seat someone else.",
-        "`/toy unit add` — Add a unit to the game.",
-        "`/toy unit list` — List the units.",
+        "`/toy` — Toy game",
+        "↳ fire · unit add · unit list · refuse · export · seat",
         "`/whois` — Say who a member is and which roles they hold.",
+        "",
+        *HOW_TO_ASK,
     ]
 
 
@@ -171,10 +170,33 @@ async def test_help_of_one_group_and_its_autocomplete(
     embed = (await sent.next_reply()).embeds[0]
     assert embed["title"] == "/toy commands"
     assert "/boom" not in embed["description"]
+    assert "`/toy unit add name:… side:… kind:… [2 options]` — Add a unit to the game." in (
+        embed["description"].splitlines()
+    )
     sent = await discord.slash(["help"], {"group": "chess"})
     reply = await sent.next_reply()
     assert reply.ephemeral
-    assert reply.content == "There is no command group called 'chess'; try /help alone."
+    assert reply.content == "There is no command group called 'chess'. Try /help alone."
+
+
+async def test_help_of_one_command_shows_its_options(
+    toy: tuple[FakeDiscord, BotProcess],
+) -> None:
+    discord, _ = toy
+    sent = await discord.autocomplete(["help"], {"command": "unit"}, focused="command")
+    choices = [c["value"] for c in (await sent.next_reply()).choices]
+    assert choices == ["toy unit add", "toy unit list"]
+    sent = await discord.slash(["help"], {"command": "toy unit add"})
+    embed = (await sent.next_reply()).embeds[0]
+    assert embed["title"] == "/toy unit add"
+    lines = embed["description"].splitlines()
+    assert lines[0] == "Add a unit to the game."
+    assert "**kind** · one of squad, crew, leader · required — What it is" in lines
+    assert "**morale** · whole number 3–10 · default 7 — Its morale" in lines
+    assert lines[-1].startswith("Example: `/toy unit add name:")
+    sent = await discord.slash(["help"], {"command": "whois"})
+    embed = (await sent.next_reply()).embeds[0]
+    assert "**player** · user · required — A member of the server" in embed["description"]
 
 
 async def test_sync_is_refused_to_anyone_but_the_owner(

@@ -11,7 +11,9 @@ Tests own an instance, point a real discord.py bot at it (``DISCORD_API_BASE`` =
         assert reply.content == "Pong"
 
 It enforces what real Discord enforces and a bot can get wrong: the token on REST calls, exact
-``application/json`` bodies, 2000 characters of content, embed limits, 25 autocomplete choices,
+``application/json`` bodies, the limits of a message on every message created or edited (2000
+characters of content, 6000 characters summed over all its embeds, each embed's and each
+component's limits: ``limits.py``), 25 autocomplete choices of 100 characters,
 a callback within 3 seconds, one callback per interaction, follow-ups only after it and only
 within 15 minutes of the interaction (``followup_window``).
 
@@ -43,6 +45,7 @@ from typing import Any
 import orjson
 from aiohttp import BodyPartReader, WSMsgType, web
 
+from tests.fake_discord import limits
 from tests.fake_discord import payloads as p
 
 INTERACTION_APPLICATION_COMMAND = 2
@@ -884,7 +887,8 @@ class FakeDiscord:
         body, files = await _read_body(request)
         kind = int(body["type"])
         data = dict(body.get("data") or {})
-        _check_message(data)
+        if kind not in (CALLBACK_AUTOCOMPLETE, CALLBACK_MODAL):  # a message, or its edit
+            _check_message(data)
         if kind == CALLBACK_AUTOCOMPLETE:
             _check_choices(data)
         if kind == CALLBACK_MODAL:
@@ -1065,38 +1069,17 @@ async def _read_body(request: web.Request) -> tuple[dict[str, Any], list[Uploade
     return body, files
 
 
-EMBED_LIMITS = {"title": 256, "description": 4096}
 MAX_PINS = 250
 """Pinned messages a channel may hold (Discord raised it from 50 to 250 in 2025)."""
 
 
 def _check_message(data: Mapping[str, Any]) -> None:
-    """Discord's form checks on a message body (error 50035 Invalid Form Body)."""
-    content = data.get("content") or ""
-    if len(content) > 2000:
-        raise DiscordError(400, 50035, "Invalid Form Body: content: at most 2000 characters.")
-    embeds = data.get("embeds") or []
-    if len(embeds) > 10:
-        raise DiscordError(400, 50035, "Invalid Form Body: embeds: Must be 10 or fewer in length.")
-    for embed in embeds:
-        total = 0
-        for key, limit in EMBED_LIMITS.items():
-            size = len(embed.get(key) or "")
-            total += size
-            if size > limit:
-                raise DiscordError(400, 50035, f"Invalid Form Body: embeds.{key} too long.")
-        fields = embed.get("fields") or []
-        if len(fields) > 25:
-            raise DiscordError(400, 50035, "Invalid Form Body: embeds.fields: at most 25.")
-        for item in fields:
-            if not item.get("name") or not item.get("value"):
-                raise DiscordError(400, 50035, "Invalid Form Body: embed field name/value empty.")
-            if len(item["name"]) > 256 or len(item["value"]) > 1024:
-                raise DiscordError(400, 50035, "Invalid Form Body: embed field too long.")
-            total += len(item["name"]) + len(item["value"])
-        total += len((embed.get("footer") or {}).get("text") or "")
-        if total > 6000:
-            raise DiscordError(400, 50035, "Invalid Form Body: embed longer than 6000.")
+    """Discord's form checks on a message body (error 50035 Invalid Form Body), per message:
+    every embed's characters summed, components too (``tests/fake_discord/limits.py``)."""
+    try:
+        limits.check_message(data)
+    except limits.FormError as exc:
+        raise DiscordError(400, 50035, f"Invalid Form Body: {exc}") from None
 
 
 def _check_modal(data: Mapping[str, Any]) -> None:
@@ -1125,12 +1108,10 @@ def _check_modal(data: Mapping[str, Any]) -> None:
 
 
 def _check_choices(data: Mapping[str, Any]) -> None:
-    choices = data.get("choices") or []
-    if len(choices) > 25:
-        raise DiscordError(400, 50035, "Invalid Form Body: choices: Must be 25 or fewer.")
-    for choice in choices:
-        if not 1 <= len(choice.get("name", "")) <= 100:
-            raise DiscordError(400, 50035, "Invalid Form Body: choices.name: 1-100 characters.")
+    try:
+        limits.check_choices(data)
+    except limits.FormError as exc:
+        raise DiscordError(400, 50035, f"Invalid Form Body: {exc}") from None
 
 
 COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")

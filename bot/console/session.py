@@ -1,13 +1,12 @@
-"""``referee console``: the bot's slash commands from a terminal or a file, without Discord.
+"""A console session: each line run through the command layer and the game service, printed.
 
-Each line is one command, exactly as typed in Discord (``/asl fire weapons:"HMG A, LMG B"``),
-optionally prefixed by ``@name`` to act as that user for this line only. Blank lines and lines
-starting with ``#`` are skipped; ``/help`` lists the commands (``/help group:asl`` one group's).
-Lines go through the same command layer and
-:class:`~bot.service.game_service.GameService` as Discord. With
-scripted dice the run is reproducible: the game seed, game id, interaction ids and clock are
-derived from the lines, so the same lines on the same database print the same output. See
-``docs/CONSOLE.md``.
+Blank lines and lines starting with ``#`` are skipped; ``@name`` before a command acts as that
+user for the line; ``quit`` or ``exit`` ends the session. With scripted dice the run is
+reproducible: the game seed, game id, interaction ids and clock are derived from the lines, so
+the same lines on the same database print the same output (``Reproducible``).
+
+>>> wait_seconds(" 90 s")
+90
 """
 
 from __future__ import annotations
@@ -18,14 +17,19 @@ import logging
 import re
 import sys
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import AsyncIterable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot.commands import Registry, Request, build_registry, execute, parse_line
+from prompt_toolkit.patch_stdout import patch_stdout
+
+from bot.commands import Registry, Request, build_registry, execute
+from bot.commands.registry import split_line
 from bot.config import Settings
+from bot.console.help import help_json, help_text
+from bot.console.prompt import prompt_lines
 from bot.dice.beacon.games import config_from_settings
 from bot.dice.game_dice import FaceScript
 from bot.errors import BadCommand, UserError
@@ -37,6 +41,7 @@ from rules_core.errors import RulesError
 from rules_core.system import GameSystem
 
 QUIT_WORDS = ("quit", "exit")
+HISTORY_FILE = ".referee_history"
 WAIT_LINE = re.compile(r"#\s*wait:(?P<span>.*)$")
 WAIT_PART = re.compile(r"\s*(\d{1,7})\s*(d|h|min|s)\b")
 WAIT_UNITS = {"d": 86400, "h": 3600, "min": 60, "s": 1}
@@ -125,6 +130,8 @@ class ConsoleOptions:
     dice: tuple[int, ...] | None = None
     json: bool = False
     export_dir: Path = field(default_factory=Path.cwd)
+    history: Path | None = field(default_factory=lambda: Path.home() / HISTORY_FILE)
+    """Where the prompt keeps the lines typed at a terminal between sessions (None: nowhere)."""
 
 
 SCRIPTED_EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
@@ -256,17 +263,16 @@ class Console:
             self.stopped = True
             return
         try:
-            words, values = parse_line(text)
-            if words == ("help",):
-                self._print_help(number, line, values)
+            words, values = split_line(text)
+            if words[0].lower() == "help":
+                self._print_help(number, line, words, values)
                 return
-            if words[0] == "help":
-                raise BadCommand(f"Write /help group:{words[1]} to list one group's commands.")
+            spec, values = self.registry.resolve(words, values)
             request = Request(
                 place=self.place,
                 actor=self._actor(name),
                 interaction_id=self._interaction(number),
-                words=words,
+                words=spec.words,
                 options=values,
             )
             reply = await execute(self.service, request, self.registry, console_user, console_file)
@@ -359,41 +365,25 @@ class Console:
             text = text.replace(char, f"\\u{ord(char):04x}")
         print(text, file=self.out, flush=True)
 
-    def _print_help(self, number: int, line: str, values: Mapping[str, str]) -> None:
-        """``/help`` lists every command; ``/help group:asl`` one group's, as in Discord."""
-        groups = self.registry.groups()
-        unknown = set(values) - {"group"}
-        if unknown:
-            raise BadCommand(f"/help has no option {sorted(unknown)[0]!r}; its option: group.")
-        if "group" in values:
-            wanted = values["group"].strip().lstrip("/").lower()
-            if wanted not in groups:
-                raise BadCommand(
-                    f"There is no command group called {values['group']!r}; try /help alone."
-                )
-            groups = {wanted: groups[wanted]}
+    def _print_help(
+        self, number: int, line: str, words: tuple[str, ...], values: Mapping[str, str]
+    ) -> None:
+        """``/help``: the overview, a group's commands (``/help asl``, ``/help group:asl``) or
+        one command's options (``/help asl fire``), as in Discord."""
         if self.options.json:
-            commands = [
-                {
-                    "command": "/" + " ".join(spec.words),
-                    "help": spec.help,
-                    "options": [
-                        {"name": o.name, "required": o.required, "help": o.help}
-                        for o in spec.options
-                    ],
-                }
-                for specs in groups.values()
-                for spec in specs
-            ]
-            self._emit({"ok": True, "line": number, "input": line.strip(), "help": commands})
+            found = help_json(self.registry, words, values)
+            self._emit({"ok": True, "line": number, "input": line.strip(), "help": found})
             return
-        for group, specs in groups.items():
-            print(f"{group}:", file=self.out)
-            for spec in specs:
-                options = " ".join(
-                    (o.name + ":…") if o.required else f"[{o.name}]" for o in spec.options
-                )
-                print(f"  /{' '.join(spec.words)} {options}  — {spec.help}", file=self.out)
+        print(help_text(self.registry, words, values), file=self.out)
+
+    async def run_async(self, lines: AsyncIterable[str]) -> None:
+        """Run every line typed at the prompt, in order."""
+        number = 0
+        async for line in lines:
+            number += 1
+            await self.run_line(number, line)
+            if self.stopped:
+                break
 
     async def run(self, lines: Iterable[str]) -> None:
         """Run every line in order."""
@@ -403,15 +393,18 @@ class Console:
                 break
 
 
-def _prompt_lines() -> Iterable[str]:
-    while True:
-        try:
-            yield input("referee> ")
-        except UnicodeDecodeError:
-            yield "\udcff"  # answered as a line that is not UTF-8
-        except EOFError:
-            print()
-            return
+async def _interactive(console: Console, service: GameService, out: TextIO) -> None:
+    """The prompt at a terminal (``prompt.py``); what is printed while a line is being typed (a
+    beacon result coming in) goes above the line."""
+
+    async def names(kind: str, typed: str) -> list[str]:
+        found: list[str] = await service.autocomplete(console.place, kind, typed)
+        return found
+
+    with patch_stdout(raw=True):
+        if out is sys.__stdout__:
+            console.out = sys.stdout
+        await console.run_async(prompt_lines(console.registry, names, console.options.history))
 
 
 def _lines(data: bytes) -> list[str]:
@@ -444,7 +437,7 @@ async def run_console(
             print(f"cannot read {source}: {exc.strerror}", file=sys.stderr)
             return 2
     elif interactive:
-        lines = _prompt_lines()
+        lines = ()
     else:
         lines = _lines(sys.stdin.buffer.read())
     script = FaceScript(options.dice) if options.dice is not None else None
@@ -485,11 +478,13 @@ async def run_console(
         if interactive:
             print(
                 f"referee console — channel {options.channel!r}, acting as {options.user!r}, "
-                f"database {describe(options.database)}. /help lists the commands; "
-                "quit, exit or Ctrl-D quits.",
+                f"database {describe(options.database)}. /help lists the commands; Tab "
+                "completes, Up recalls; quit, exit or Ctrl-D quits.",
                 file=out,
             )
-        await console.run(lines)
+            await _interactive(console, service, out)
+        else:
+            await console.run(lines)
     finally:
         if service is not None:
             await service.close_beacon()

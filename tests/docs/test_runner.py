@@ -131,7 +131,7 @@ def test_valid_inline_commands_pass(code: str) -> None:
         ("/game new system:chess", "system"),
         ("/asl repair [weapon]", "weapon is required"),
         ("/asl repair weapon unit", "unit is optional"),
-        ("/help asl", "write /help's options as name:value"),
+        ("/help chess", "there is no command or group 'chess'"),
         ("/help group:chess", "there is no command group"),
     ],
 )

@@ -27,7 +27,7 @@ import enum
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -35,15 +35,38 @@ from rules_core.dice import Dice, RecordingDice
 from rules_core.errors import InvalidInput, RulesError
 from rules_core.outcome import Outcome, Step
 
-if TYPE_CHECKING:
-    from rules_core.system import GameSystem
-
 SETUP_ACTION = "game.setup"
 """The ``action`` of a :class:`Setup`: the table's ``/game setup`` command."""
 MAX_COMMANDS = 500
 """The most set-up commands one scenario may hold (an ordinary scenario has 30 to 60)."""
 MAX_LISTED = 10
 """The most errors a refusal lists one by one; the rest are counted."""
+
+
+class ScenarioSystem(Protocol):
+    """What a scenario needs of a game system: :class:`rules_core.system.GameSystem` is one.
+
+    A protocol rather than the class itself, so this module does not import ``system`` (which
+    imports it: every system runs a :class:`Setup` like its own actions).
+    """
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def action_types(self) -> tuple[type[BaseModel], ...]: ...
+
+    def acting_side(self, state: Any, action: Any) -> str | None: ...
+
+    def named_sides(self, state: Any, action: Any) -> frozenset[str]: ...
+
+    def concerned_sides(self, state: Any, action: Any) -> frozenset[str]: ...
+
+    def run(self, state: Any, action: Any, dice: Dice) -> Outcome[Any]: ...
+
+    def forces(self, state: Any) -> list[BaseModel]: ...
+
+    def parse_action(self, data: Mapping[str, Any] | str | bytes) -> Any: ...
 
 
 class Setup(BaseModel):
@@ -66,7 +89,7 @@ def is_scenario_command(model: type[BaseModel]) -> bool:
     return bool(getattr(model, "scenario", False))
 
 
-def scenario_commands(system: GameSystem[Any, Any]) -> tuple[type[BaseModel], ...]:
+def scenario_commands(system: ScenarioSystem) -> tuple[type[BaseModel], ...]:
     """The commands of ``system`` a scenario may hold, in the order the system lists them.
 
     >>> from rules_core.system import get_system
@@ -233,7 +256,7 @@ def setup_text(data: Mapping[str, Any], limit: int = 3) -> str:
     return "/game setup " + "; ".join(lines[:limit]) + tail
 
 
-def write_scenario(system: GameSystem[Any, Any], state: BaseModel, title: str = "") -> str:
+def write_scenario(system: ScenarioSystem, state: BaseModel, title: str = "") -> str:
     """The game's current forces as a scenario text (see :meth:`GameSystem.forces`).
 
     >>> from rules_core.system import get_system
@@ -291,7 +314,7 @@ class SetupRefused(InvalidInput):
 
 
 def check_setup(
-    system: GameSystem[Any, Any],
+    system: ScenarioSystem,
     state: BaseModel,
     actions: Sequence[tuple[str, BaseModel]],
 ) -> tuple[Outcome[Any], list[tuple[str, str]]]:
@@ -368,7 +391,7 @@ def summary_facts(added: Iterable[tuple[str | None, BaseModel]]) -> tuple[tuple[
     return tuple(facts)
 
 
-def parse_setup(system: GameSystem[Any, Any], data: Mapping[str, Any]) -> Setup:
+def parse_setup(system: ScenarioSystem, data: Mapping[str, Any]) -> Setup:
     """A :class:`Setup` from its JSON, each of its actions parsed by ``system`` and normalised.
 
     :raises InvalidInput: an action that is not a set-up command of ``system``, or is malformed.
@@ -401,14 +424,12 @@ def _action_json(action: BaseModel) -> dict[str, Any]:
     return data
 
 
-def setup_actions(system: GameSystem[Any, Any], setup: Setup) -> list[BaseModel]:
+def setup_actions(system: ScenarioSystem, setup: Setup) -> list[BaseModel]:
     """The actions of a :class:`Setup`, parsed by ``system``."""
     return [system.parse_action(item) for item in setup.actions]
 
 
-def run_setup(
-    system: GameSystem[Any, Any], state: BaseModel, setup: Setup, dice: Dice
-) -> Outcome[Any]:
+def run_setup(system: ScenarioSystem, state: BaseModel, setup: Setup, dice: Dice) -> Outcome[Any]:
     """Apply a set-up's actions in order (each through the rules); all or nothing.
 
     :raises SetupRefused: listing every action the rules refuse (by its number in the set-up).
@@ -422,7 +443,7 @@ def run_setup(
 
 
 def setup_sides(
-    system: GameSystem[Any, Any], state: BaseModel, setup: Setup, *, named: bool
+    system: ScenarioSystem, state: BaseModel, setup: Setup, *, named: bool
 ) -> frozenset[str]:
     """The sides a set-up concerns (or names, with ``named``): those of its actions, each taken
     on the state the actions before it made."""
@@ -443,6 +464,7 @@ def setup_sides(
 __all__ = [
     "MAX_COMMANDS",
     "SETUP_ACTION",
+    "ScenarioSystem",
     "Setup",
     "SetupRefused",
     "check_setup",

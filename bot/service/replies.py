@@ -87,7 +87,6 @@ def entry_reply(
     if kind in ("declared", "resolved"):
         return _beacon_reply(entry, row, replayed=replayed, scripted=scripted, shown=shown)
     dice = tuple(DieView(**d) for d in entry.get("dice", ()))
-    scripted = scripted or any(d.scripted for d in dice)
     base: dict[str, Any] = {
         "game_title": row.title,
         "system": row.system,
@@ -97,92 +96,108 @@ def entry_reply(
         "dice": dice,
         "epoch": entry["epoch"],
         "commitment": row.commitment,
-        "scripted": scripted,
+        "scripted": scripted or any(d.scripted for d in dice),
         "replayed": replayed,
     }
     if kind == "action":
-        outcome = entry["outcome"]
-        path = command_path(entry["action"]["action"])
-        side = entry.get("side")
-        referee_only = entry.get("referee_only") or ()
-        return Reply(
-            command=path,
-            title=f"{path}" + (f" — {side}" if side else ""),
-            side=side,
-            fields=(
-                (("Referee", f"{', '.join(referee_only)} — declared by a referee"),)
-                if referee_only
-                else ()
-            ),
-            steps=shown[0]
-            if shown is not None
-            else tuple(Step.model_validate(s) for s in outcome["steps"]),
-            facts=shown[1]
-            if shown is not None
-            else tuple((str(a), str(b)) for a, b in outcome["facts"]),
-            rolls=shown[2] if shown is not None else tuple(_roll(r) for r in outcome["rolls"]),
-            **base,
-        )
+        return _action_reply(entry, shown, base)
     if kind == "roll":
-        reason = f" for {entry['reason']}" if entry["reason"] else ""
-        category = f"{entry['category']} " if entry.get("category") else ""
-        totals = entry.get("totals")
-        return Reply(
-            command="/roll",
-            title=f"{category}{entry['text']}{reason}",
-            rolls=shown[2] if shown is not None else tuple(_roll(r) for r in entry["rolls"]),
-            steps=(
-                shown[0]
-                if shown is not None
-                else tuple(Step.model_validate(n) for n in entry.get("notes", []))
-            ),
-            fields=(
-                ("Totals", ", ".join(map(str, totals)))
-                if totals
-                else ("Total", str(entry["total"])),
-            ),
-            **base,
+        return _roll_reply(entry, shown, base)
+    return _table_reply(entry, row, base)
+
+
+def _action_reply(entry: Mapping[str, Any], shown: Shown | None, base: dict[str, Any]) -> Reply:
+    """The reply of a system action's entry: its steps, facts and rolls."""
+    outcome = entry["outcome"]
+    path = command_path(entry["action"]["action"])
+    side = entry.get("side")
+    referee_only = entry.get("referee_only") or ()
+    if shown is None:
+        shown = (
+            tuple(Step.model_validate(s) for s in outcome["steps"]),
+            tuple((str(a), str(b)) for a, b in outcome["facts"]),
+            tuple(_roll(r) for r in outcome["rolls"]),
         )
-    titles: dict[str, Callable[[Mapping[str, Any]], str]] = {
-        "game.new": lambda e: f"New {e['system']} game: {', '.join(e['sides'])}",
-        "game.seat": lambda e: f"{with_verb(e['player']['name'], 'takes')} the {e['side']} seat",
-        "game.referee.add": lambda e: f"{with_verb(e['user']['name'], 'is')} a referee",
-        "game.referee.remove": lambda e: (
-            f"{with_verb(e['user']['name'], 'is')} no longer a referee"
+    return Reply(
+        command=path,
+        title=f"{path}" + (f" — {side}" if side else ""),
+        side=side,
+        fields=(
+            (("Referee", f"{', '.join(referee_only)} — declared by a referee"),)
+            if referee_only
+            else ()
         ),
-        "game.seed": lambda e: f"{e['by']['name']} added a seed phrase",
-        "game.rotate": lambda e: (
-            f"Dice seed of epoch {e['revealed_epoch']} revealed; epoch {e['next_epoch']} committed"
+        steps=shown[0],
+        facts=shown[1],
+        rolls=shown[2],
+        **base,
+    )
+
+
+def _roll_reply(entry: Mapping[str, Any], shown: Shown | None, base: dict[str, Any]) -> Reply:
+    """The reply of a ``/roll`` entry: its total (or totals) and the category's notes."""
+    reason = f" for {entry['reason']}" if entry["reason"] else ""
+    category = f"{entry['category']} " if entry.get("category") else ""
+    totals = entry.get("totals")
+    return Reply(
+        command="/roll",
+        title=f"{category}{entry['text']}{reason}",
+        rolls=shown[2] if shown is not None else tuple(_roll(r) for r in entry["rolls"]),
+        steps=(
+            shown[0]
+            if shown is not None
+            else tuple(Step.model_validate(n) for n in entry.get("notes", []))
         ),
-        "game.void": lambda e: f"Entry {e['entry']} is void: {e['reason']}",
-        "game.notices": lambda e: f"Turn notices {'on' if e['on'] else 'off'}",
-        "game.result": lambda e: (
-            f"Result of {e['scenario']}: "
-            + ("a draw" if e["winner"] == "draw" else f"{e['winner']} wins")
-            + f" ({e['attacker']} attacked)"
+        fields=(
+            ("Totals", ", ".join(map(str, totals))) if totals else ("Total", str(entry["total"])),
         ),
-        "game.propose": lambda e: (
-            f"{with_verb(e['by']['name'], 'proposes')} {proposal_text(e['command'])}; "
-            f"{who_confirms(e['needs'])} confirms with /game confirm entry:{e['seq']}"
-        ),
-        "game.decline": lambda e: (
-            f"Proposal {e['entry']} "
-            + ("withdrawn" if e["withdrawn"] else "declined")
-            + (f": {e['reason']}" if e["reason"] else "")
-        ),
-        "game.end": lambda e: "The game is over; the dice seed is revealed",
-        "game.cancel": lambda e: (
-            f"Entry {e['entry']} is cancelled before beacon round {e['round']}: {e['reason']}"
-        ),
-    }
+        **base,
+    )
+
+
+_TITLES: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "game.new": lambda e: f"New {e['system']} game: {', '.join(e['sides'])}",
+    "game.seat": lambda e: f"{with_verb(e['player']['name'], 'takes')} the {e['side']} seat",
+    "game.referee.add": lambda e: f"{with_verb(e['user']['name'], 'is')} a referee",
+    "game.referee.remove": lambda e: f"{with_verb(e['user']['name'], 'is')} no longer a referee",
+    "game.seed": lambda e: f"{e['by']['name']} added a seed phrase",
+    "game.rotate": lambda e: (
+        f"Dice seed of epoch {e['revealed_epoch']} revealed; epoch {e['next_epoch']} committed"
+    ),
+    "game.void": lambda e: f"Entry {e['entry']} is void: {e['reason']}",
+    "game.notices": lambda e: f"Turn notices {'on' if e['on'] else 'off'}",
+    "game.result": lambda e: (
+        f"Result of {e['scenario']}: "
+        + ("a draw" if e["winner"] == "draw" else f"{e['winner']} wins")
+        + f" ({e['attacker']} attacked)"
+    ),
+    "game.propose": lambda e: (
+        f"{with_verb(e['by']['name'], 'proposes')} {proposal_text(e['command'])}; "
+        f"{who_confirms(e['needs'])} confirms with /game confirm entry:{e['seq']}"
+    ),
+    "game.decline": lambda e: (
+        f"Proposal {e['entry']} "
+        + ("withdrawn" if e["withdrawn"] else "declined")
+        + (f": {e['reason']}" if e["reason"] else "")
+    ),
+    "game.end": lambda e: "The game is over; the dice seed is revealed",
+    "game.cancel": lambda e: (
+        f"Entry {e['entry']} is cancelled before beacon round {e['round']}: {e['reason']}"
+    ),
+}
+"""The title of each table command's entry."""
+
+
+def _table_reply(entry: Mapping[str, Any], row: GameRow, base: dict[str, Any]) -> Reply:
+    """The reply of a table command's entry: its title, and the seeds, commitments, phrase or
+    proposed set-up it shows."""
+    kind = entry["kind"]
     fields: tuple[tuple[str, str], ...] = ()
-    revealed = entry.get("revealed_seed")
-    shown_commitment = row.commitment
     if kind == "game.new":
-        shown_commitment = entry["commitment"]
+        base["commitment"] = entry["commitment"]
         fields = (("Dice commitment", entry["commitment"]), ("Game id", entry["game"]))
     elif kind == "game.rotate":
-        shown_commitment = entry["next_commitment"]
+        base["commitment"] = entry["next_commitment"]
         fields = (
             (f"Seed of epoch {entry['revealed_epoch']}", entry["revealed_seed"]),
             (f"Commitment of epoch {entry['next_epoch']}", entry["next_commitment"]),
@@ -198,12 +213,11 @@ def entry_reply(
         fields = (("set-up", text.rstrip("\n")),)
         name = f"proposal-{entry['seq']}-setup.txt"
         file = ReplyFile(filename=name, content=text.encode("utf-8"))
-    base["commitment"] = shown_commitment
     return Reply(
         command=command_path(kind),
-        title=titles[kind](entry),
+        title=_TITLES[kind](entry),
         fields=fields,
-        revealed_seed=revealed,
+        revealed_seed=entry.get("revealed_seed"),
         file=file,
         file_in_fields=file is not None,
         **base,

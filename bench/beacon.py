@@ -22,7 +22,7 @@ from bot.dice.beacon.games import BeaconConfig
 from bot.dice.beacon.local import LocalChain, LocalRelay
 from bot.models import Actor, Place
 from bot.service.game_service import GameService
-from bot.storage import Repository
+from bot.storage import open_repository
 from bot.table import commands as gc
 
 
@@ -43,7 +43,7 @@ async def latencies(actions: int) -> tuple[list[float], list[float]]:
     await relay.start()
     declared, resolved = [], []
     with tempfile.TemporaryDirectory() as tmp:
-        repo = await Repository.open(Path(tmp) / "bench.db")
+        repo = await open_repository(Path(tmp) / "bench.db")
         config = BeaconConfig(chain=relay.info, relays=(relay.url,))
         service = GameService(repo, beacon=config)
         place, alice = Place(guild_id=1, channel_id=1), Actor(user_id=1, name="alice")

@@ -23,7 +23,7 @@ from bot.models import Actor, Place
 from bot.render.embed import render_embed
 from bot.service.game_service import GameService
 from bot.service.systems import InstalledSystems
-from bot.storage import Repository
+from bot.storage import open_repository
 
 PLACE = Place(guild_id=1, channel_id=1)
 REF = Actor(user_id=console_id("ref"), name="ref")
@@ -31,7 +31,7 @@ REF = Actor(user_id=console_id("ref"), name="ref")
 
 async def main(updates: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        repo = await Repository.open(Path(folder) / "board.db")
+        repo = await open_repository(Path(folder) / "board.db")
         service = GameService(repo, InstalledSystems())
         registry = build_registry(service.systems)
         counter = iter(range(10**9))

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from bot.models import Actor, Place
 from bot.service.game_service import GameService
-from bot.storage import Repository
+from bot.storage import open_repository
 from bot.table import commands as gc
 
 REF, ANN, BEN = (
@@ -29,7 +29,7 @@ REF, ANN, BEN = (
 
 async def measure(entries: int, repeat: int, workdir: Path) -> tuple[float, float, str]:
     """Median and fastest seconds of one /game times on a game of ``entries`` log entries."""
-    repo = await Repository.open(workdir / f"times-{entries}.db")
+    repo = await open_repository(workdir / f"times-{entries}.db")
     try:
         service = GameService(repo)
         place = Place(guild_id=1, channel_id=entries)

@@ -23,7 +23,7 @@ from bot.log.verify import verify_text
 from bot.models import Actor, AttachedFile, Place
 from bot.service.game_service import GameService
 from bot.service.systems import InstalledSystems
-from bot.storage import Repository
+from bot.storage import open_repository
 from bot.table import commands as gc
 
 PLACE = Place(guild_id=1, channel_id=1)
@@ -46,7 +46,7 @@ def scenario(commands: int) -> list[str]:
 
 
 async def one_game(lines: list[str], batch: bool, root: Path) -> tuple[float, float, float, int]:
-    repo = await Repository.open(root / f"{batch}-{len(lines)}-{time.monotonic_ns()}.db")
+    repo = await open_repository(root / f"{batch}-{len(lines)}-{time.monotonic_ns()}.db")
     service = GameService(repo, InstalledSystems())
     registry = build_registry(service.systems)
     await service.handle(PLACE, REFEREE, "new", gc.GameNew(system="asl"))

@@ -19,7 +19,7 @@ sys.path.insert(0, os.environ.get("TREE", str(Path(__file__).resolve().parents[1
 import bot.storage
 from bot.models import Actor, Place
 from bot.service.game_service import GameService
-from bot.storage import Repository
+from bot.storage import open_repository
 from bot.table import commands as gc
 from tests.bot.toysystem import SYSTEM
 
@@ -28,7 +28,7 @@ assert bot.storage.__file__.startswith(sys.path[0]), bot.storage.__file__
 
 async def main() -> None:
     with tempfile.TemporaryDirectory() as d:
-        repo = await Repository.open(Path(d) / "r.db")
+        repo = await open_repository(Path(d) / "r.db")
         s = GameService(repo, {"toy": SYSTEM})
         p = Place(guild_id=1, channel_id=1)
         a = Actor(user_id=1, name="a", is_admin=True)

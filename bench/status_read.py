@@ -21,7 +21,7 @@ sys.path.insert(0, os.environ.get("TREE", str(Path(__file__).resolve().parents[1
 import bot.storage
 from bot.models import Actor, Place
 from bot.service.game_service import GameService
-from bot.storage import Repository
+from bot.storage import open_repository
 from bot.table import commands as gc
 from tests.bot.toysystem import SYSTEM
 from tests.pgserver import PostgresServer, find_bindir
@@ -30,7 +30,7 @@ assert bot.storage.__file__.startswith(sys.path[0]), bot.storage.__file__
 
 
 async def measure(target: str) -> tuple[float, float]:
-    repo = await Repository.open(target)
+    repo = await open_repository(target)
     try:
         service = GameService(repo, {"toy": SYSTEM})
         place = Place(guild_id=1, channel_id=1)

@@ -33,7 +33,7 @@ from bot.log.export import export_game
 from bot.log.verify import verify_lines
 from bot.models import Actor, Place
 from bot.service.game_service import GameService
-from bot.storage import Repository
+from bot.storage import open_repository
 from bot.table import commands as gc
 from tests.bot.toysystem import SYSTEM
 from tests.pgserver import PostgresServer, find_bindir
@@ -51,7 +51,7 @@ def place(channel: int) -> Place:
 async def child(target: str, name: str, channels: list[int], actions: int) -> None:
     """One writer process: ``actions`` rolls in each of ``channels``, all channels in flight;
     prints the seconds it took after every process is ready (a line on stdin starts it)."""
-    repo = await Repository.open(target)
+    repo = await open_repository(target)
     service = GameService(repo, SYSTEMS)
     roll = gc.RollDice(dice="DR")
     try:
@@ -70,7 +70,7 @@ async def child(target: str, name: str, channels: list[int], actions: int) -> No
 
 
 async def new_games(target: str, channels: list[int]) -> None:
-    repo = await Repository.open(target)
+    repo = await open_repository(target)
     try:
         service = GameService(repo, SYSTEMS)
         for channel in channels:
@@ -82,7 +82,7 @@ async def new_games(target: str, channels: list[int]) -> None:
 async def latency(target: str, actions: int) -> tuple[float, float]:
     """p50 and p99 of one process's sequential rolls in one game, in ms."""
     await new_games(target, [1])
-    repo = await Repository.open(target)
+    repo = await open_repository(target)
     try:
         service = GameService(repo, SYSTEMS)
         roll = gc.RollDice(dice="DR")
@@ -132,7 +132,7 @@ def run_children(target: str, plans: list[tuple[str, list[int]]], actions: int) 
 
 
 async def check(target: str, channels: list[int], expected: int) -> None:
-    repo = await Repository.open(target)
+    repo = await open_repository(target)
     try:
         for channel in channels:
             row = await repo.active_game(GUILD, channel)

@@ -36,7 +36,7 @@ from bot.errors import BadCommand, UserError
 from bot.models import Actor, AttachedFile, Place, Reply, UserRef
 from bot.render.text import render_text
 from bot.service.game_service import GameService
-from bot.storage import Repository, describe
+from bot.storage import describe, open_repository
 from rules_core.errors import RulesError
 from rules_core.system import GameSystem
 
@@ -444,7 +444,7 @@ async def run_console(
     settings = Settings()
     # the beacon settings are checked before the database is opened: nothing is left open
     beacon = config_from_settings(settings) if script is None else None
-    repo = await Repository.open(options.database)
+    repo = await open_repository(options.database)
     service: GameService | None = None
     try:
         reproducible: Reproducible | None = None

@@ -214,11 +214,11 @@ async def attach_game_service(bot: RefereeBot) -> None:
     database is closed when the bot closes (the ``configure`` of ``referee run``)."""
     from bot.dice.beacon.games import config_from_settings
     from bot.service.game_service import GameService
-    from bot.storage import Repository, describe
+    from bot.storage import describe, open_repository
 
     beacon = config_from_settings(bot.settings)  # before the database: nothing left open
     target = bot.settings.database_target
-    repo = await Repository.open(target)
+    repo = await open_repository(target)
     service = GameService(
         repo,
         live_games=bot.settings.live_games,

@@ -2,6 +2,8 @@
 SQLite (the embedded default: WAL, synchronous=FULL) or PostgreSQL (``postgresql://`` URLs);
 the SQL and numbered migrations are written once (:mod:`bot.storage.sql`)."""
 
+from pathlib import Path
+
 from bot.storage.base import (
     Append,
     BoardRow,
@@ -19,6 +21,21 @@ from bot.storage.base import (
 )
 from bot.storage.repository import SQLiteRepository
 
+
+async def open_repository(target: Path | str) -> Repository:
+    """Open (creating if needed) the database of ``target`` and bring its schema up to date: a
+    ``postgresql://`` URL opens PostgreSQL (:mod:`bot.storage.postgres`, loaded only then),
+    anything else is an SQLite file (:mod:`bot.storage.repository`).
+
+    :raises StorageUnavailable: the database cannot be opened or migrated (one sentence).
+    """
+    if is_database_url(target):
+        from bot.storage.postgres import PostgresRepository
+
+        return await PostgresRepository.open(str(target))
+    return await SQLiteRepository.open(target)
+
+
 __all__ = [
     "Append",
     "BoardRow",
@@ -34,4 +51,5 @@ __all__ = [
     "TimerRow",
     "describe",
     "is_database_url",
+    "open_repository",
 ]

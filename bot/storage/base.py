@@ -1,8 +1,8 @@
 """The storage interface both engines implement (SQLite, PostgreSQL) and the records they exchange.
 
-:meth:`Repository.open` chooses the engine from its target: a ``postgresql://`` URL opens
-PostgreSQL (:mod:`bot.storage.postgres`), anything else is an SQLite file
-(:mod:`bot.storage.repository`). Both keep the same guarantees: the log is append-only (the
+Two engines implement it, :mod:`bot.storage.repository` (SQLite) and :mod:`bot.storage.postgres`
+(PostgreSQL), and know this module; it knows neither (:func:`bot.storage.open_repository` chooses
+one from its target). Both keep the same guarantees: the log is append-only (the
 database itself refuses to change or delete an entry), one action is one transaction, an
 interaction id is stored once, and a game is written by one writer at a time *in the database*:
 the game row's log head is checked and moved in the action's transaction, so a second process that
@@ -299,7 +299,7 @@ async def migrate(tx: Transaction, engine: str) -> int:
 
 
 class Repository(abc.ABC):
-    """Games and their logs in one database; :meth:`open` picks the engine.
+    """Games and their logs in one database (:func:`bot.storage.open_repository` opens one).
 
     An engine provides two primitives — :meth:`_fetch` (the rows of a read) and
     :meth:`_transaction` (a write transaction) — and its own :meth:`append` (each engine's fast
@@ -308,20 +308,6 @@ class Repository(abc.ABC):
 
     engine: ClassVar[str]
     """``"sqlite"`` or ``"postgresql"``."""
-
-    @classmethod
-    async def open(cls, target: Path | str) -> Repository:
-        """Open (creating if needed) the database and bring its schema up to date.
-
-        :raises StorageUnavailable: the database cannot be opened or migrated (one sentence).
-        """
-        if is_database_url(target):
-            from bot.storage.postgres import PostgresRepository
-
-            return await PostgresRepository.open(str(target))
-        from bot.storage.repository import SQLiteRepository
-
-        return await SQLiteRepository.open(target)
 
     @abc.abstractmethod
     async def close(self) -> None:

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.storage import sql
-from bot.storage.base import Repository, StorageUnavailable, describe, is_database_url
+from bot.storage import open_repository, sql
+from bot.storage.base import StorageUnavailable, describe, is_database_url
 
 CHUNK = 5_000
 """Rows read and written at a time."""
@@ -149,7 +149,7 @@ async def copy_database(source: Path | str, target: Path | str) -> Copied:
     reader = await _source(source)
     try:
         version = await reader.version()
-        repo = await Repository.open(target)  # the schema, by the usual migrations
+        repo = await open_repository(target)  # the schema, by the usual migrations
         try:
             if await repo.schema_version() != version:
                 raise StorageUnavailable(

@@ -13,7 +13,7 @@ import pytest
 from bot.errors import NotAReferee
 from bot.models import Actor, Place
 from bot.service.game_service import GameService
-from bot.storage import Repository
+from bot.storage import Repository, open_repository
 from bot.table import commands as gc
 from rules_core.asl.actions import AddUnit, AddWeapon, AslAction, Fire, SetPhase, ToHit
 from rules_core.asl.state import AslState
@@ -47,7 +47,7 @@ class RecordingAsl(AslSystem):
 
 @pytest.fixture
 async def repo(tmp_path: Path) -> AsyncIterator[Repository]:
-    repository = await Repository.open(tmp_path / "referee.db")
+    repository = await open_repository(tmp_path / "referee.db")
     yield repository
     await repository.close()
 

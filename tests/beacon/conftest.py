@@ -11,7 +11,7 @@ from bot.dice.beacon.games import BeaconConfig
 from bot.dice.beacon.local import LocalChain, LocalRelay
 from bot.models import Actor, Place
 from bot.service.game_service import GameService
-from bot.storage import Repository
+from bot.storage import open_repository
 from bot.table import commands as gc
 from tests.bot.toysystem import SYSTEM
 
@@ -41,7 +41,7 @@ async def db(database: Path | str) -> Path | str:
 
 @pytest.fixture
 async def service(db: Path | str, relay: LocalRelay) -> AsyncIterator[GameService]:
-    repo = await Repository.open(db)
+    repo = await open_repository(db)
     svc = GameService(repo, {"toy": SYSTEM}, beacon=beacon_config(relay), dice_default="beacon")
     yield svc
     await svc.close_beacon()

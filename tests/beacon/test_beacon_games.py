@@ -17,7 +17,7 @@ from bot.errors import BadCommand, NotAReferee
 from bot.log.export import export_game
 from bot.models import Reply
 from bot.service.game_service import GameService
-from bot.storage import Repository
+from bot.storage import open_repository
 from bot.table import commands as gc
 from tests.beacon.conftest import ALICE, BOB, HERE, beacon_config, start_beacon_game
 from tests.bot.toysystem import SYSTEM, Shoot
@@ -116,7 +116,7 @@ async def test_later_declarations_wait_behind_a_pending_one(service: GameService
 async def test_relay_down_leaves_it_pending_then_it_resolves_with_the_same_round(
     db: Path, relay: LocalRelay
 ) -> None:
-    repo = await Repository.open(db)
+    repo = await open_repository(db)
     service = GameService(
         repo, {"toy": SYSTEM}, beacon=beacon_config(relay, patience=0.5, retry_max=0.3)
     )
@@ -154,7 +154,7 @@ async def test_relay_down_leaves_it_pending_then_it_resolves_with_the_same_round
 
 
 async def test_a_wrong_signature_is_never_used(db: Path, relay: LocalRelay) -> None:
-    repo = await Repository.open(db)
+    repo = await open_repository(db)
     service = GameService(repo, {"toy": SYSTEM}, beacon=beacon_config(relay, patience=0.3))
     try:
         await start_beacon_game(service)
@@ -179,7 +179,7 @@ async def test_a_wrong_signature_is_never_used(db: Path, relay: LocalRelay) -> N
 
 
 async def test_a_referee_cancels_a_pending_declaration(db: Path, relay: LocalRelay) -> None:
-    repo = await Repository.open(db)
+    repo = await open_repository(db)
     service = GameService(repo, {"toy": SYSTEM}, beacon=beacon_config(relay, patience=0.2))
     try:
         await start_beacon_game(service)
@@ -208,7 +208,7 @@ async def test_a_referee_cancels_a_pending_declaration(db: Path, relay: LocalRel
 
 
 async def test_a_restart_resumes_pending_declarations(db: Path, relay: LocalRelay) -> None:
-    repo = await Repository.open(db)
+    repo = await open_repository(db)
     service = GameService(repo, {"toy": SYSTEM}, beacon=beacon_config(relay, patience=0.2))
     relay.down = True
     await start_beacon_game(service)
@@ -216,7 +216,7 @@ async def test_a_restart_resumes_pending_declarations(db: Path, relay: LocalRela
     await service.close_beacon()
     await repo.close()
     relay.down = False
-    repo = await Repository.open(db)
+    repo = await open_repository(db)
     service = GameService(repo, {"toy": SYSTEM}, beacon=beacon_config(relay))
     try:
         late: list[object] = []
@@ -247,7 +247,7 @@ async def test_a_restart_resumes_pending_declarations(db: Path, relay: LocalRela
 async def test_beacon_dice_need_relays_and_refuse_scripted_dice(
     db: Path, relay: LocalRelay
 ) -> None:
-    repo = await Repository.open(db)
+    repo = await open_repository(db)
     try:
         plain = GameService(repo, {"toy": SYSTEM})
         with pytest.raises(Exception, match="no beacon relays"):
@@ -299,7 +299,7 @@ async def test_a_slow_relay_is_passed_over_for_the_next(db: Path, relay: LocalRe
 
     backup = Relay(relay.chain)
     await backup.start()
-    repo = await Repository.open(db)
+    repo = await open_repository(db)
     config = beacon_config(relay)
     config.relays = (relay.url, backup.url)
     service = GameService(repo, {"toy": SYSTEM}, beacon=config)

@@ -10,7 +10,7 @@ import pytest
 
 from bot.models import Actor, Place
 from bot.service.game_service import GameService
-from bot.storage import Repository
+from bot.storage import Repository, open_repository
 from bot.table import commands as gc
 from tests.bot.toysystem import SYSTEM
 
@@ -23,7 +23,7 @@ HERE = Place(guild_id=100, channel_id=200)
 
 @pytest.fixture
 async def repo(database: Path | str) -> AsyncIterator[Repository]:
-    repository = await Repository.open(database)
+    repository = await open_repository(database)
     yield repository
     await repository.close()
 

@@ -19,7 +19,7 @@ import sys
 from bot.errors import NoGameHere
 from bot.models import Actor, Place
 from bot.service.game_service import GameService
-from bot.storage import Repository
+from bot.storage import open_repository
 from bot.table import commands as gc
 from tests.bot.toysystem import SYSTEM, Ammo, Shoot
 
@@ -28,7 +28,7 @@ ALICE = Actor(user_id=1, name="alice")
 
 
 async def main(path: str, run: str) -> None:
-    repo = await Repository.open(path)
+    repo = await open_repository(path)
     service = GameService(repo, {"toy": SYSTEM})
     try:
         await service.handle(PLACE, ALICE, "status", gc.GameStatus())

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from bot.models import Actor, Place
 from bot.service.game_service import GameService
-from bot.storage import Repository
+from bot.storage import open_repository
 from bot.table import commands as gc
 from tests.bot.toysystem import SYSTEM, Shoot
 
@@ -26,7 +26,7 @@ ALICE = Actor(user_id=1, name="alice")
 async def probe(channels: int, per_channel: int, path: Path) -> str:
     for suffix in ("", "-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
-    repo = await Repository.open(path)
+    repo = await open_repository(path)
     try:
         service = GameService(repo, {"toy": SYSTEM})
         places = [Place(guild_id=1, channel_id=c) for c in range(channels)]

@@ -19,7 +19,7 @@ from bot.render.embed import render_embed
 from bot.render.text import render_text
 from bot.service.game_service import GameService
 from bot.service.systems import InstalledSystems
-from bot.storage import Repository
+from bot.storage import open_repository
 from bot.table import commands as gc
 from bot.table.board import BOARD_ENTRIES
 
@@ -52,7 +52,7 @@ class Table:
 
 @pytest.fixture
 async def table(tmp_path: Path) -> AsyncIterator[Table]:
-    repo = await Repository.open(tmp_path / "board.db")
+    repo = await open_repository(tmp_path / "board.db")
     yield Table(GameService(repo, InstalledSystems()))
     await repo.close()
 
@@ -164,7 +164,7 @@ async def test_the_board_shows_what_another_process_wrote(table: Table, tmp_path
     await table.line(REF, "/asl unit add name:A1 side:Axis kind:squad")
     assert await table.service.board_of(PLACE) is None  # not on yet
     await table.board()  # this process now holds the game in its cache
-    other_repo = await Repository.open(tmp_path / "board.db")  # a console on the same file
+    other_repo = await open_repository(tmp_path / "board.db")  # a console on the same file
     try:
         other = Table(GameService(other_repo, InstalledSystems()))
         other.counter = itertools.count(1000)  # its own interaction ids

@@ -24,7 +24,7 @@ import pytest
 
 from bot.log.export import export_game
 from bot.log.verify import verify_lines
-from bot.storage import Repository
+from bot.storage import open_repository
 from tests.bot.toysystem import SYSTEM
 from tests.pgserver import PostgresServer
 
@@ -37,7 +37,7 @@ loaded 2-core machine (a quiet one: ~2 s)."""
 
 
 async def check_consistent(path: Path | str) -> int:
-    repo = await Repository.open(path)
+    repo = await open_repository(path)
     try:
         row = await repo.active_game(1, 1)
         assert row is not None

@@ -23,7 +23,7 @@ from bot.discord_ui.appcommands import option_specs
 from bot.errors import NoGameHere
 from bot.service.game_service import GameService
 from bot.service.systems import InstalledSystems
-from bot.storage import Repository
+from bot.storage import Repository, open_repository
 from bot.table import commands as gc
 from bot.table.new import MAX_SIDE_NAME
 from rules_core.asl.actions import AddWeapon, Fire
@@ -82,7 +82,7 @@ async def test_a_side_name_longer_than_the_limit_is_refused(
 
 @pytest.fixture
 async def asl(tmp_path: Path) -> AsyncIterator[GameService]:
-    repo = await Repository.open(tmp_path / "asl.db")
+    repo = await open_repository(tmp_path / "asl.db")
     service = GameService(repo, InstalledSystems())
     await service.handle(HERE, ALICE, "g", gc.GameNew(system="asl"))
     for number, name in enumerate(("MMG", "HMG", "LMG")):

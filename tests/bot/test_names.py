@@ -16,7 +16,7 @@ import pytest
 from bot.errors import NotYourSide
 from bot.service.game_service import GameService
 from bot.service.systems import InstalledSystems
-from bot.storage import Repository
+from bot.storage import Repository, open_repository
 from bot.table import commands as gc
 from rules_core.asl.actions import AddWeapon
 from rules_core.cwb import Ammo, Fire, Params, UnitAdd, UnitSet, WagonAdd
@@ -27,7 +27,7 @@ from tests.bot.conftest import ALICE, BOB, HERE
 
 @pytest.fixture
 async def real(tmp_path: Path) -> AsyncIterator[tuple[GameService, Repository]]:
-    repo = await Repository.open(tmp_path / "referee.db")
+    repo = await open_repository(tmp_path / "referee.db")
     yield GameService(repo, InstalledSystems()), repo
     await repo.close()
 

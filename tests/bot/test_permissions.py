@@ -33,7 +33,7 @@ from bot.log.verify import verify_text
 from bot.models import Actor, Place, Reply, UserRef
 from bot.service.game_service import GameService
 from bot.service.systems import InstalledSystems
-from bot.storage import Repository
+from bot.storage import Repository, open_repository
 from bot.table import commands as gc
 from rules_core.errors import RulesError
 from rules_core.scenario import command_line, is_scenario_command
@@ -188,7 +188,7 @@ class Table:
 
 
 async def new_table(tmp_path: Path, system: str) -> tuple[Table, str, str]:
-    repo = await Repository.open(tmp_path / f"{system}.db")
+    repo = await open_repository(tmp_path / f"{system}.db")
     table = Table(GameService(repo, InstalledSystems()), repo, system)
     (victim, attacker), lines = SETUP[system]
     await table.line(REFEREE, f'/game new system:{system} sides:"{victim},{attacker}"')

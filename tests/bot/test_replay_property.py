@@ -17,7 +17,7 @@ from bot.errors import UserError
 from bot.log.gamelog import rebuild_state, state_json
 from bot.log.verify import verify_lines
 from bot.service.game_service import GameService
-from bot.storage import Repository
+from bot.storage import open_repository
 from bot.table import commands as gc
 from rules_core.errors import IllegalAction, RulesError
 from tests.bot.conftest import ALICE, BOB, HERE, start_game
@@ -50,7 +50,7 @@ def build(step: tuple[object, ...]) -> BaseModel:
 
 
 async def play(path: Path, script: list[tuple[object, ...]]) -> None:
-    repo = await Repository.open(path)
+    repo = await open_repository(path)
     try:
         service = GameService(repo, {"toy": SYSTEM})
         await start_game(service)
@@ -83,7 +83,7 @@ def test_scripted_faces_are_not_consumed_by_refused_declarations() -> None:
     script = FaceScript([6, 5])
 
     async def run(path: Path) -> None:
-        repo = await Repository.open(path)
+        repo = await open_repository(path)
         try:
             service = GameService(repo, {"toy": SYSTEM}, script=script)
             await start_game(service)

@@ -453,12 +453,12 @@ async def test_forces_show_what_another_process_set_up(tmp_path: Path) -> None:
     from bot.models import Actor, Place
     from bot.service.game_service import GameService
     from bot.service.systems import InstalledSystems
-    from bot.storage import Repository
+    from bot.storage import open_repository
     from bot.table import commands as gc
 
     place, referee = Place(guild_id=1, channel_id=2), Actor(user_id=1, name="ref")
-    first = await Repository.open(tmp_path / "r.db")
-    second = await Repository.open(tmp_path / "r.db")
+    first = await open_repository(tmp_path / "r.db")
+    second = await open_repository(tmp_path / "r.db")
     try:
         bot = GameService(first, InstalledSystems())
         console = GameService(second, InstalledSystems())

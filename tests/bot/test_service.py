@@ -23,7 +23,7 @@ from bot.errors import (
 from bot.log.verify import verify_lines
 from bot.models import DieView, Place, Reply, UserRef
 from bot.service.game_service import GameService
-from bot.storage import Repository
+from bot.storage import Repository, open_repository
 from bot.storage.sql import migrations
 from bot.table import commands as gc
 from rules_core.errors import IllegalAction, InvalidInput
@@ -348,7 +348,7 @@ async def test_reopening_the_database_applies_no_migration_twice(
     service: GameService, repo: Repository, database: Path | str
 ) -> None:
     await start_game(service)
-    again = await Repository.open(database)
+    again = await open_repository(database)
     try:
         assert await again.schema_version() == migrations()[-1][0]
         row = await again.active_game(HERE.guild_id, HERE.channel_id)

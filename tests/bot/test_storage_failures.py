@@ -54,9 +54,9 @@ def test_the_bot_on_a_corrupt_database_exits_instead_of_hanging(tmp_path: Path) 
 
 OPEN = """
 import asyncio, sys
-from bot.storage import Repository
+from bot.storage import Repository, open_repository
 async def main():
-    repo = await Repository.open(sys.argv[1])
+    repo = await open_repository(sys.argv[1])
     await repo.close()
 asyncio.run(main())
 """

@@ -29,7 +29,7 @@ from bot.log.verify import verify_text
 from bot.models import Actor, Place, UserRef
 from bot.service.game_service import GameService
 from bot.service.systems import InstalledSystems
-from bot.storage import Repository
+from bot.storage import open_repository
 from bot.table import commands as gc
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,7 +58,7 @@ GAME = [
 async def play(
     db: Path, lines: list[tuple[Actor, str]], place: Place = PLACE, script: Any = None
 ) -> str:
-    repo = await Repository.open(db)
+    repo = await open_repository(db)
     try:
         service = GameService(repo, SYSTEMS, script=script)
         registry = build_registry(service.systems)
@@ -119,7 +119,7 @@ def test_every_unicode_line_separator_in_free_text_verifies(tmp_path: Path, sepa
 
 
 async def play_roll_reason(db: Path, reason: str, title: str = "t", phrase: str = "p") -> str:
-    repo = await Repository.open(db)
+    repo = await open_repository(db)
     try:
         service = GameService(repo, SYSTEMS)
         new = gc.GameNew(system="asl", sides=("Axis", "Allied"), title=title)
@@ -162,7 +162,7 @@ def test_any_free_text_round_trips_through_export_and_both_verifiers(
 
 
 async def play_named(db: Path, reason: str, title: str, phrase: str, name: str) -> str:
-    repo = await Repository.open(db)
+    repo = await open_repository(db)
     player = Actor(user_id=77, name=name)
     try:
         service = GameService(repo, SYSTEMS)
@@ -375,7 +375,7 @@ def test_scripted_dice_are_refused_in_a_game_not_started_with_them(tmp_path: Pat
     asyncio.run(play(db, GAME[:3]))
 
     async def scripted_roll() -> None:
-        repo = await Repository.open(db)
+        repo = await open_repository(db)
         try:
             service = GameService(repo, SYSTEMS, script=FaceScript([1, 1]))
             with pytest.raises(DiceScriptRanOut, match="without scripted dice"):

@@ -16,7 +16,7 @@ import pytest
 from bot.log.export import export_game
 from bot.log.verify import verify_lines
 from bot.service.systems import InstalledSystems
-from bot.storage import Repository
+from bot.storage import open_repository
 from tests.e2e.conftest import ROOT, BotLauncher
 from tests.fake_discord import FakeDiscord, Reply
 from tests.pgserver import PostgresServer
@@ -75,7 +75,7 @@ async def test_a_bot_and_two_consoles_roll_in_one_postgresql_game_at_once(
     await asyncio.gather(*consoles)
     assert all(r.embeds for r in replies), [r.data for r in replies if not r.embeds]
 
-    repo = await Repository.open(url)
+    repo = await open_repository(url)
     try:
         row = await repo.active_game(int(guild), int(channel))
         assert row is not None
@@ -131,7 +131,7 @@ async def test_two_sharded_bot_processes_and_a_console_share_one_postgresql_game
     for i in range(BOT_ROLLS):
         assert (await answer(fake_discord, ["roll"], {"dice": "DR", "reason": f"s1 {i}"})).embeds
     await beside
-    repo = await Repository.open(url)
+    repo = await open_repository(url)
     try:
         row = await repo.active_game(int(guild), int(channel))
         assert row is not None

@@ -21,7 +21,7 @@ import pytest
 from bot.log.export import export_game
 from bot.log.verify import verify_lines
 from bot.service.game_service import GameService
-from bot.storage import Append, Repository, StorageConflict, StoredEntry
+from bot.storage import Append, Repository, StorageConflict, StoredEntry, open_repository
 from bot.storage.sql import migrations, to_postgres
 from bot.table import commands as gc
 from tests.bot.conftest import ALICE, BOB, HERE, start_game
@@ -92,7 +92,7 @@ async def test_a_writer_with_a_stale_head_is_refused_and_writes_nothing(
     """Two connections (as two processes would have) read the same head; the second append is
     refused by the database and leaves no trace."""
     await start_game(service)
-    other = await Repository.open(database)
+    other = await open_repository(database)
     try:
         row = await repo.active_game(HERE.guild_id, HERE.channel_id)
         assert row is not None
@@ -117,7 +117,7 @@ async def test_a_held_game_makes_another_connections_writer_wait_then_refuses_it
     service: GameService, repo: Repository, database: str
 ) -> None:
     await start_game(service)
-    other = await Repository.open(database)
+    other = await open_repository(database)
     try:
         row = await repo.active_game(HERE.guild_id, HERE.channel_id)
         assert row is not None
@@ -147,7 +147,7 @@ async def test_a_second_service_with_a_stale_cache_decides_again_on_the_new_head
     """A bot and a console (two services, two connections) alternate on one game: each one's
     cached game is stale whenever the other wrote; every action lands, the chain verifies."""
     await start_game(service)
-    repo = await Repository.open(database)
+    repo = await open_repository(database)
     try:
         console = GameService(repo, SYSTEMS)
         for i in range(6):
@@ -164,7 +164,7 @@ async def test_two_services_writing_one_game_at_once_both_land_every_action(
     """Two services on two connections (as a bot and a console would be) write the same game
     concurrently: each refusal is decided again holding the game, and every action lands."""
     await start_game(service)
-    repo = await Repository.open(database)
+    repo = await open_repository(database)
     try:
         other = GameService(repo, SYSTEMS)
         await asyncio.gather(
@@ -181,7 +181,7 @@ async def test_processes_writing_one_game_at_once_lose_nothing_and_fork_nothing(
 ) -> None:
     """Four processes write the same game at the same moment; afterwards every one of their
     actions is in the log exactly once, the chain verifies, every die is numbered once."""
-    repo = await Repository.open(database)
+    repo = await open_repository(database)
     try:
         await start_game(GameService(repo, SYSTEMS), PLACE)
     finally:
@@ -207,7 +207,7 @@ async def test_processes_writing_one_game_at_once_lose_nothing_and_fork_nothing(
     for n, process in enumerate(processes):
         out, _ = process.communicate(timeout=240)
         assert process.returncode == 0 and out.strip() == f"DONE w{n}"
-    repo = await Repository.open(database)
+    repo = await open_repository(database)
     try:
         assert await verified(repo, PLACE.guild_id, PLACE.channel_id) == 3 + writers * count
         for n in range(writers):
@@ -221,9 +221,9 @@ async def test_processes_writing_one_game_at_once_lose_nothing_and_fork_nothing(
 
 OPEN = (
     "import asyncio, sys\n"
-    "from bot.storage import Repository\n"
+    "from bot.storage import open_repository\n"
     "async def main():\n"
-    "    repo = await Repository.open(sys.argv[1])\n"
+    "    repo = await open_repository(sys.argv[1])\n"
     "    await repo.close()\n"
     "asyncio.run(main())\n"
 )
@@ -236,7 +236,7 @@ async def test_processes_starting_at_once_on_a_new_database_migrate_it_once(
         subprocess.Popen([sys.executable, "-c", OPEN, str(database)], cwd=ROOT) for _ in range(4)
     ]
     assert [p.wait(timeout=60) for p in processes] == [0, 0, 0, 0]
-    repo = await Repository.open(database)
+    repo = await open_repository(database)
     try:
         assert await repo.schema_version() == migrations()[-1][0]
     finally:

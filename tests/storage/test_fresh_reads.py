@@ -12,7 +12,7 @@ from bot.console import CONSOLE_GUILD, console_id
 from bot.models import Actor, Place, Reply
 from bot.service.game_service import GameService
 from bot.service.systems import InstalledSystems
-from bot.storage import Repository
+from bot.storage import open_repository
 from bot.table import commands as gc
 from rules_core.asl.actions import AddUnit
 
@@ -37,7 +37,7 @@ def field(reply: Reply, name: str) -> str:
 
 
 async def test_reads_show_what_another_process_wrote_since(database: Path | str) -> None:
-    repo = await Repository.open(database)
+    repo = await open_repository(database)
     try:
         service = GameService(repo, InstalledSystems())
         await service.handle(TABLE, YOU, "new", gc.GameNew(system="asl", title="Hill 621"))

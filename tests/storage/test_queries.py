@@ -20,7 +20,7 @@ import pytest
 from bot.dice.game_dice import DieRecord, FaceScript
 from bot.models import Actor, DieView, Place
 from bot.service.game_service import GameService
-from bot.storage import Append, Duplicate, Repository, StoredEntry
+from bot.storage import Append, Duplicate, Repository, StoredEntry, open_repository
 from bot.storage.postgres import PostgresRepository, create_pool
 from bot.table import commands as gc
 from tests.bot.conftest import ADMIN, ALICE, BOB, HERE, start_game
@@ -217,7 +217,7 @@ async def test_a_postgresql_append_is_one_statement(database: str) -> None:
     """The whole append — head, entry, dice, seed revealed, epoch committed — is one statement
     sent to the server (one round trip once the connection has prepared it), not a transaction
     of five; a read is one too (no reset query when the connection goes back to the pool)."""
-    repo = await Repository.open(database)
+    repo = await open_repository(database)
     try:
         await start_game(GameService(repo, SYSTEMS))
     finally:
@@ -289,7 +289,7 @@ async def test_label_sums_come_in_the_same_order_whatever_a_database_collates(
     results = []
     try:
         for target in (tmp_path / "referee.db", english):
-            repo = await Repository.open(target)
+            repo = await open_repository(target)
             try:
                 service = GameService(repo, SYSTEMS)
                 await start_game(service)

@@ -12,7 +12,7 @@ from pathlib import Path
 from bot.log.export import export_game
 from bot.log.verify import verify_lines
 from bot.service.game_service import GameService
-from bot.storage import Repository
+from bot.storage import open_repository
 from bot.storage.base import BoardRow
 from bot.table import commands as gc
 from tests.bot.conftest import ALICE, HERE, start_game
@@ -35,7 +35,7 @@ def referee(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 async def play(database: Path | str) -> None:
     """Two games (one ended), rolls, a rotation (a revealed seed), a seed phrase."""
-    repo = await Repository.open(database)
+    repo = await open_repository(database)
     try:
         service = GameService(repo, SYSTEMS)
         await start_game(service)
@@ -56,7 +56,7 @@ async def play(database: Path | str) -> None:
 
 async def board(database: Path | str) -> BoardRow | None:
     """The status board of the game at ``OTHER``."""
-    repo = await Repository.open(database)
+    repo = await open_repository(database)
     try:
         row = await repo.active_game(OTHER.guild_id, OTHER.channel_id)
         assert row is not None
@@ -67,7 +67,7 @@ async def board(database: Path | str) -> BoardRow | None:
 
 async def exports(database: Path | str) -> list[str]:
     """Every game's export (games in id order), each checked to verify."""
-    repo = await Repository.open(database)
+    repo = await open_repository(database)
     try:
         texts = []
         for game_id in range(1, 100):
@@ -110,7 +110,7 @@ async def test_migrate_db_copies_every_game_to_the_other_engine_and_back(
     assert await exports(back) == original
     assert await board(back) == BoardRow(2, 2**63 - 7, True)
     # the copied database goes on: a new game gets a new id, the active game takes actions
-    repo = await Repository.open(url)
+    repo = await open_repository(url)
     try:
         service = GameService(repo, SYSTEMS)
         await service.handle(OTHER, ALICE, "after", gc.RollDice(dice="2d6"))
@@ -160,7 +160,7 @@ async def test_an_sqlite_backup_taken_while_a_writer_writes_is_consistent(tmp_pa
     """SQLite's online backup: a writer process keeps writing one game during the backups; each
     backup is one consistent state whose chain verifies."""
     source = tmp_path / "referee.db"
-    repo = await Repository.open(source)
+    repo = await open_repository(source)
     try:
         await start_game(GameService(repo, SYSTEMS), PLACE)
     finally:
@@ -177,7 +177,7 @@ async def test_an_sqlite_backup_taken_while_a_writer_writes_is_consistent(tmp_pa
     for n in range(4):
         done = referee("backup", f"b{n}.db", "--db", str(source), cwd=tmp_path)
         assert done.returncode == 0, done.stderr
-        repo = await Repository.open(tmp_path / f"b{n}.db")
+        repo = await open_repository(tmp_path / f"b{n}.db")
         try:
             row = await repo.active_game(PLACE.guild_id, PLACE.channel_id)
             assert row is not None

@@ -16,7 +16,7 @@ from pydantic import BaseModel
 
 from bot.models import Actor, Place
 from bot.service.game_service import GameService
-from bot.storage import Repository
+from bot.storage import open_repository
 from bot.table import commands as gc
 from tests.bot.toysystem import SYSTEM, Ammo, Shoot
 
@@ -39,7 +39,7 @@ def action(i: int) -> BaseModel:
 
 
 async def main(target: str, name: str, count: int) -> None:
-    repo = await Repository.open(target)
+    repo = await open_repository(target)
     service = GameService(repo, {"toy": SYSTEM})
     try:
         print(f"READY {name}", flush=True)

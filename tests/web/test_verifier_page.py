@@ -24,7 +24,7 @@ from bot.log.export import export_game
 from bot.log.verify import verify_lines
 from bot.models import Actor, Place
 from bot.service.game_service import GameService
-from bot.storage import Repository
+from bot.storage import open_repository
 from bot.table import commands as gc
 from tests.bot.toysystem import SYSTEM, Shoot
 from tests.web.browser import PAGE, Browser
@@ -42,7 +42,7 @@ async def play(
 ) -> str:  # fmt: skip
     """A toy game with player text in its title, a seed phrase and a roll's reason; its export."""
     title, phrase, reason = texts
-    repo = await Repository.open(db)
+    repo = await open_repository(db)
     service = GameService(repo, SYSTEMS, beacon=beacon)
     try:
         dice = "beacon" if beacon else "server"

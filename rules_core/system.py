@@ -56,6 +56,7 @@ current forces back out as such commands.
 
 from __future__ import annotations
 
+import functools
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -156,13 +157,7 @@ class GameSystem(ABC, Generic[S, A]):
             current = self.turn_side(state)
             if current:
                 sides.add(current)
-        for name, info in model.model_fields.items():
-            extra = info.json_schema_extra
-            if not isinstance(extra, dict) or extra.get("names_enemy"):
-                continue
-            kind = extra.get("autocomplete")
-            if not isinstance(kind, str):
-                continue
+        for name, kind in named_options(model):
             value = getattr(action, name)
             values = value if isinstance(value, tuple | list) else (value,)
             for item in values:
@@ -238,6 +233,27 @@ class GameSystem(ABC, Generic[S, A]):
         if isinstance(data, str | bytes):
             return self.state_type.model_validate_json(data)
         return self.state_type.model_validate(data)
+
+
+@functools.cache
+def named_options(model: type[BaseModel]) -> tuple[tuple[str, str], ...]:
+    """The options of ``model`` that name a thing of some side, with the kind of thing
+    (``json_schema_extra={"autocomplete": kind}``, ``names_enemy`` ones aside): read once per
+    model, then looked up.
+
+    >>> from rules_core.asl.actions import Repair
+    >>> named_options(Repair)
+    (('weapon', 'weapon'), ('unit', 'unit'))
+    """
+    named = []
+    for name, info in model.model_fields.items():
+        extra = info.json_schema_extra
+        if not isinstance(extra, dict) or extra.get("names_enemy"):
+            continue
+        kind = extra.get("autocomplete")
+        if isinstance(kind, str):
+            named.append((name, kind))
+    return tuple(named)
 
 
 def _first_error(exc: ValidationError) -> str:

@@ -72,12 +72,17 @@ def referee_only_options(action: BaseModel) -> tuple[str, ...]:
     >>> referee_only_options(SetPhase())
     ()
     """
-    names = []
-    for name, info in type(action).model_fields.items():
-        extra = info.json_schema_extra
-        if isinstance(extra, dict) and extra.get("referee_only") and getattr(action, name):
-            names.append(name)
-    return tuple(names)
+    return tuple(name for name in _referee_only(type(action)) if getattr(action, name))
+
+
+@functools.cache
+def _referee_only(model: type[BaseModel]) -> tuple[str, ...]:
+    """The fields of ``model`` marked ``referee_only`` (read once per model, then looked up)."""
+    return tuple(
+        name
+        for name, info in model.model_fields.items()
+        if isinstance(info.json_schema_extra, dict) and info.json_schema_extra.get("referee_only")
+    )
 
 
 def is_referee(row: GameRow, actor: Actor) -> bool:
@@ -122,10 +127,10 @@ def check_referee_only(row: GameRow, actor: Actor, action: BaseModel) -> None:
     """Options marked ``referee_only`` (a referee's correction) given by a non-referee."""
     if is_referee(row, actor):
         return
-    for name, info in type(action).model_fields.items():
-        extra = info.json_schema_extra
-        given = getattr(action, name) != info.get_default(call_default_factory=True)
-        if isinstance(extra, dict) and extra.get("referee_only") and given:
+    model = type(action)
+    for name in _referee_only(model):
+        default = model.model_fields[name].get_default(call_default_factory=True)
+        if getattr(action, name) != default:
             option = name.replace("_", "-")
             raise NotAReferee(f"Only a referee may give the option {option}.")
 

@@ -18,11 +18,12 @@ from pydantic import BaseModel
 from bot.dice.beacon.games import BeaconConfig, Resolver
 from bot.dice.game_dice import DiceScriptExhausted, FaceScript, GameDice, commitment
 from bot.errors import BadCommand, DiceScriptRanOut, NoGameHere, WrongSystem
-from bot.log.gamelog import FORMAT_VERSION, seal, state_hash, state_json
+from bot.log.gamelog import FORMAT_VERSION, seal, state_hash
 from bot.models import Actor, Place, Reply
 from bot.service.change import Change, Live, Shown
 from bot.service.options import command_path
 from bot.service.replies import entry_reply
+from bot.service.snapshot import snapshot
 from bot.storage import Append, Duplicate, GameRow, Repository, StoredEntry
 from rules_core.errors import InvalidInput
 from rules_core.system import GameSystem
@@ -276,7 +277,7 @@ class Core:
         (or, for an interaction the log already holds, with that entry's reply)."""
         row = live.row
         state = change.state if change.state is not None else live.state
-        snapshot = state_json(state) if change.state is not None else row.state_json
+        text = snapshot(state) if change.state is not None else row.state_json
         entry: dict[str, Any] = {
             "v": FORMAT_VERSION,
             "game": row.public_id,
@@ -289,7 +290,7 @@ class Core:
             "epoch": row.epoch,
             "rules": live.system.rules_version,
             "dice": [d.to_json() for d in change.dice],
-            "state": state_hash(snapshot),
+            "state": state_hash(text),
             **change.data,
         }
         body, digest = seal(entry)
@@ -297,7 +298,7 @@ class Core:
             row,
             head_seq=row.head_seq + 1,
             head_hash=digest,
-            state_json=snapshot,
+            state_json=text,
             next_die=change.dice[-1].seq + 1 if change.dice else row.next_die,
             table=change.table if change.table is not None else row.table,
             players_mix=change.players_mix if change.players_mix is not None else row.players_mix,

@@ -10,13 +10,14 @@ from pydantic import BaseModel
 from bot.dice.beacon.chain import ChainInfo
 from bot.dice.game_dice import NO_PLAYERS, commitment
 from bot.errors import GameAlreadyActive
-from bot.log.gamelog import FORMAT_VERSION, GENESIS_PREV, seal, state_hash, state_json
+from bot.log.gamelog import FORMAT_VERSION, GENESIS_PREV, seal, state_hash
 from bot.models import Actor, Place, Reply
 from bot.service.beacon import beacon_chain_for
 from bot.service.change import Live
 from bot.service.core import Core
 from bot.service.handlers import start
 from bot.service.options import parse_options
+from bot.service.snapshot import snapshot
 from bot.storage import Duplicate, GameRow, StoredEntry
 from bot.table import commands as gc
 from rules_core.errors import InvalidInput
@@ -114,7 +115,7 @@ def _genesis(
 ) -> tuple[dict[str, Any], GameRow, StoredEntry]:
     """The game's first entry (``game.new``, sealed), its row and the entry as stored: a new
     seed committed, a new public id, the creator its first referee."""
-    snapshot = state_json(state)
+    text = snapshot(state)
     seed = core.seeds()
     public_id = core.game_ids()
     creator = {"id": actor.user_id, "name": actor.name}
@@ -137,7 +138,7 @@ def _genesis(
         "epoch": 1,
         "rules": system.rules_version,
         "dice": [],
-        "state": state_hash(snapshot),
+        "state": state_hash(text),
         "system": system.name,
         "title": title,
         "sides": list(sides),
@@ -164,7 +165,7 @@ def _genesis(
         created_at=entry["at"],
         created_by=actor.user_id,
         table=table,
-        state_json=snapshot,
+        state_json=text,
         head_seq=1,
         head_hash=digest,
         next_die=1,

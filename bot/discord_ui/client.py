@@ -25,6 +25,7 @@ from bot.config import Settings
 from bot.discord_ui.sync import state_path, sync_commands
 from bot.discord_ui.tree import RefereeTree
 from bot.errors import SettingsUnusable
+from bot.event_loop import loop_factory
 from bot.models import Place, Reply
 from bot.storage.base import StorageUnavailable
 
@@ -292,6 +293,7 @@ def run(
     setup_logging(settings.log_level)
 
     async def main() -> None:
+        log.info("Event loop: %s", type(asyncio.get_running_loop()).__module__.split(".")[0])
         bot = make_bot(settings, extensions)
         if isinstance(bot, ShardedRefereeBot):
             log.info("Running shards %s of %s", bot.shard_ids, bot.shard_count)
@@ -300,7 +302,8 @@ def run(
         await start(bot, token)
 
     try:
-        asyncio.run(main())
+        with asyncio.Runner(loop_factory=loop_factory(settings.event_loop)) as runner:
+            runner.run(main())
     except (StorageUnavailable, SettingsUnusable) as exc:
         log.error("%s", exc)
         return 2

@@ -394,3 +394,47 @@ def test_the_loop_check_would_catch_modules_importing_each_other(tmp_path: Path)
     )
     (root / "storage" / "engine.py").write_text("from bot.storage import base, sql\n")
     assert import_loops(module_imports(root)) == [["bot.storage.base", "bot.storage.engine"]]
+
+
+# --- the pipeline is assembled from handlers, not from layers of classes ----------------------
+
+
+def inherited_layers(root: Path) -> list[str]:
+    """Classes of ``root``'s ``service`` and ``table`` folders that extend a class defined in
+    either (a mixin layer): each command's handler is a function given what it needs
+    (docs/DEVELOPING.md, "One GameService, one pipeline, a handler per command"). The commands'
+    declarations (``table/commands.py``, models on one base) are data, not layers."""
+    paths = [
+        path
+        for folder in ("service", "table")
+        for path in sorted((root / folder).glob("*.py"))
+        if path.name != "commands.py"
+    ]
+    trees = {
+        path: ast.parse(path.read_text(encoding="utf-8"), filename=str(path)) for path in paths
+    }
+    ours = {
+        node.name
+        for tree in trees.values()
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ClassDef)
+    }
+    return [
+        f"{path.relative_to(root.parent).as_posix()}: {node.name}({base.id})"
+        for path, tree in trees.items()
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ClassDef)
+        for base in node.bases
+        if isinstance(base, ast.Name) and base.id in ours
+    ]
+
+
+def test_the_service_has_no_mixin_layers(tmp_path: Path) -> None:
+    assert inherited_layers(BOT) == []
+    (tmp_path / "bot" / "service").mkdir(parents=True)
+    (tmp_path / "bot" / "table").mkdir()
+    (tmp_path / "bot" / "service" / "core.py").write_text("class Core:\n    pass\n")
+    (tmp_path / "bot" / "table" / "roll.py").write_text(
+        "from bot.service.core import Core\nclass Rolls(Core):\n    pass\n"
+    )
+    assert inherited_layers(tmp_path / "bot") == ["bot/table/roll.py: Rolls(Core)"]

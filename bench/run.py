@@ -421,10 +421,17 @@ def console_game(directory: Path, actions: int) -> dict[str, float]:
 
 
 class Run:
-    def __init__(self, quick: bool, profile: Path | None, live_games: int | None = None) -> None:
+    def __init__(
+        self,
+        quick: bool,
+        profile: Path | None,
+        live_games: int | None = None,
+        event_loop: str | None = None,
+    ) -> None:
         self.quick = quick
         self.profile = profile
         self.live_games = live_games
+        self.event_loop = event_loop
         self.rows: list[tuple[str, str, str, str]] = []  # what, figure, target, met
         self.notes: dict[str, Any] = {}
 
@@ -542,6 +549,8 @@ class Run:
             env = {"REFEREE_DB": str(database)}
             if self.live_games is not None:
                 env["REFEREE_LIVE_GAMES"] = str(self.live_games)
+            if self.event_loop is not None:
+                env["REFEREE_EVENT_LOOP"] = self.event_loop
             bot = await self.start(discord, work / "bot", REFEREE_RUN, "bot", **env)
             try:
                 idle_rss = rss_mb(bot.process.pid)
@@ -717,8 +726,13 @@ def main() -> None:
     parser.add_argument(
         "--live-games", type=int, help="REFEREE_LIVE_GAMES for the bot (default: the bot's)"
     )
+    parser.add_argument(
+        "--event-loop",
+        choices=("asyncio", "uvloop"),
+        help="REFEREE_EVENT_LOOP for the bot (default: the bot's)",
+    )
     args = parser.parse_args()
-    run = Run(args.quick, args.profile, args.live_games)
+    run = Run(args.quick, args.profile, args.live_games, args.event_loop)
     started = time.perf_counter()
     asyncio.run(run.main())
     print(f"\nbench done in {time.perf_counter() - started:.0f} s\n")

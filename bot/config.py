@@ -23,8 +23,8 @@ class Settings(BaseSettings):
     ``REFEREE_SHARDS``      the discord.py shards this process runs, like ``0-3`` or ``0,2``
                             (with ``REFEREE_SHARD_COUNT``, the bot's number of shards); unset:
                             one process runs the whole bot
-    ``REFEREE_EVENT_LOOP``  ``uvloop`` (default: libuv's event loop, when it is installed) or
-                            ``asyncio`` (the standard library's, always there)
+    ``REFEREE_EVENT_LOOP``  ``asyncio`` (default: the standard library's event loop) or
+                            ``uvloop`` (libuv's, when it is installed; docs/PERFORMANCE.md)
     ``REFEREE_LIVE_GAMES``  how many games are kept parsed in memory (default 1000, the most
                             recently used; the others are read from the database when used)
     ``REFEREE_DICE``        the dice of ``/game new`` without ``dice:``: ``server`` (default) or
@@ -50,7 +50,7 @@ class Settings(BaseSettings):
     discord_gateway_url: str | None = Field(default=None, validation_alias="DISCORD_GATEWAY_URL")
     live_games: int = Field(default=1000, ge=1, validation_alias="REFEREE_LIVE_GAMES")
     event_loop: Literal["uvloop", "asyncio"] = Field(
-        default="uvloop", validation_alias="REFEREE_EVENT_LOOP"
+        default="asyncio", validation_alias="REFEREE_EVENT_LOOP"
     )
     shards: str | None = Field(default=None, validation_alias="REFEREE_SHARDS")
     shard_count: int | None = Field(default=None, ge=1, validation_alias="REFEREE_SHARD_COUNT")

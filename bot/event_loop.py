@@ -1,6 +1,6 @@
-"""The event loop the bot runs on (``REFEREE_EVENT_LOOP``): uvloop, libuv's loop, by default; the
-standard library's when asked for, or when uvloop is not installed (it is a dependency on
-Linux and macOS, where it is built; docs/PERFORMANCE.md says what it saves)."""
+"""The event loop the bot runs on (``REFEREE_EVENT_LOOP``): the standard library's by default, or
+uvloop, libuv's loop, when asked for (a dependency on Linux and macOS, where it is built); without
+uvloop installed, the standard library's. docs/PERFORMANCE.md says what each measured."""
 
 from __future__ import annotations
 

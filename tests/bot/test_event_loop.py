@@ -1,5 +1,5 @@
-"""REFEREE_EVENT_LOOP: uvloop by default, the standard library's loop when asked or when uvloop
-is missing (bot/event_loop.py)."""
+"""REFEREE_EVENT_LOOP: the standard library's loop by default, uvloop when asked for, and the
+standard library's again when uvloop is missing (bot/event_loop.py)."""
 
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ from bot.config import Settings
 from bot.event_loop import loop_factory
 
 
-def test_uvloop_is_the_default_and_asyncio_may_be_chosen(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_asyncio_is_the_default_and_uvloop_may_be_chosen(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("REFEREE_EVENT_LOOP", raising=False)
-    assert Settings(_env_file=None).event_loop == "uvloop"
-    monkeypatch.setenv("REFEREE_EVENT_LOOP", "asyncio")
     assert Settings(_env_file=None).event_loop == "asyncio"
+    monkeypatch.setenv("REFEREE_EVENT_LOOP", "uvloop")
+    assert Settings(_env_file=None).event_loop == "uvloop"
 
 
 def test_each_choice_runs_on_its_loop() -> None:

@@ -1,5 +1,5 @@
-"""The real bot on each event loop REFEREE_EVENT_LOOP offers: uvloop (the default) and the
-standard library's (the fallback), against the fake Discord: a game, a roll, a clean stop."""
+"""The real bot on each event loop REFEREE_EVENT_LOOP offers, the standard library's (the
+default) and uvloop, against the fake Discord: a game, a roll, a clean stop."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ import asyncio
 from pathlib import Path
 
 from bot.service.game_service import GameService
-from bot.storage import Repository, TimerPlan
+from bot.storage import Repository, TimerPlan, open_repository
 from tests.bot.conftest import HERE, start_game
 
 
@@ -102,7 +102,7 @@ async def test_server_settings_and_notice_choices_are_kept(
     await repo.set_notify(user, True)  # opting in again forgets the refusal
     found = await repo.notify(user)
     assert found is not None and found.refused is None
-    reopened = await Repository.open(database)  # another process's view
+    reopened = await open_repository(database)  # another process's view
     try:
         assert await reopened.server_settings(1) == {"deadline": 3600, "zone": "Europe/Paris"}
     finally:

@@ -204,24 +204,53 @@ def resolve_unit_change(state: OcsState, action: UnitChange) -> Outcome[OcsState
     new = unit
     steps: list[Step] = []
     facts: list[Fact] = []
-    if action.steps is not None and action.steps != unit.steps:
-        if unit.kind == "transport" and action.steps == 0 and unit.load_tokens:
-            raise InvalidInput(
-                f"{unit.name} carries {format_tokens(unit.load_tokens)}; unload or blow it first."
-            )
-        new = new.with_steps(action.steps)
-        lost = unit.steps - action.steps
-        what = "point(s)" if unit.kind == "transport" else "step(s)"
-        text = (
-            f"{unit.name} loses {lost} {what}" if lost > 0 else f"{unit.name} gains {-lost} {what}"
+    for change in (_change_steps, _change_ratings, _change_mode, _change_links):
+        new = change(state, unit, new, action, steps, facts)
+    if not steps:
+        raise InvalidInput(f"Nothing changes: {unit.name} already has that.")
+    if action.reason:
+        steps[0] = steps[0].model_copy(update={"text": f"{steps[0].text} — {action.reason}"})
+    return Outcome[OcsState](state=state.with_units(new), steps=tuple(steps), facts=tuple(facts))
+
+
+def _change_steps(
+    state: OcsState,
+    unit: Unit,
+    new: Unit,
+    action: UnitChange,
+    steps: list[Step],
+    facts: list[Fact],
+) -> Unit:
+    """Steps left after losses (9.11d: a multi-step unit's RE follows them; 12.4: 1 T a step)."""
+    if action.steps is None or action.steps == unit.steps:
+        return new
+    if unit.kind == "transport" and action.steps == 0 and unit.load_tokens:
+        raise InvalidInput(
+            f"{unit.name} carries {format_tokens(unit.load_tokens)}; unload or blow it first."
         )
-        text += f": {action.steps} left"
-        if new.re != unit.re:
-            text += f", {new.re} RE"
-        if new.location == "dead pile":
-            text += "; eliminated, to the Dead Pile"
-        steps.append(Step(rule="OCS 12.4", text=text + " (combat supply is 1 T per step left)"))
-        facts.append((unit.name, f"{action.steps} step(s)"))
+    new = new.with_steps(action.steps)
+    lost = unit.steps - action.steps
+    what = "point(s)" if unit.kind == "transport" else "step(s)"
+    text = f"{unit.name} loses {lost} {what}" if lost > 0 else f"{unit.name} gains {-lost} {what}"
+    text += f": {action.steps} left"
+    if new.re != unit.re:
+        text += f", {new.re} RE"
+    if new.location == "dead pile":
+        text += "; eliminated, to the Dead Pile"
+    steps.append(Step(rule="OCS 12.4", text=text + " (combat supply is 1 T per step left)"))
+    facts.append((unit.name, f"{action.steps} step(s)"))
+    return new
+
+
+def _change_ratings(
+    state: OcsState,
+    unit: Unit,
+    new: Unit,
+    action: UnitChange,
+    steps: list[Step],
+    facts: list[Fact],
+) -> Unit:
+    """A new RE (12.6c eating, 12.10e recovery) or Action Rating (12.8b Attrition)."""
     if action.re is not None:
         re = parse_re(action.re)
         if new.steps > 0 and re == 0 and new.is_combat_unit:
@@ -233,23 +262,51 @@ def resolve_unit_change(state: OcsState, action: UnitChange) -> Outcome[OcsState
         new = new.model_copy(update={"ar": action.ar})
         steps.append(Step(rule="OCS 12.8b", text=f"{unit.name}: Action Rating {action.ar}"))
         facts.append((unit.name, f"AR {action.ar}"))
-    if action.mode is not None and action.mode != unit.mode:
-        if not unit.is_combat_unit:
-            raise InvalidInput(f"{unit.name} is a Transport Point counter; it has no mode.")
-        new = new.model_copy(update={"mode": action.mode})
-        shown = "DG" if action.mode == "DG" else f"{action.mode.capitalize()} Mode"
-        notes = {
-            "strat": " (it may not eat off the map, 12.6e; an HQ in Strat Mode cannot throw "
-            "supply, 12.3b C; Attrition reads its AR as 0, 12.8c)",
-            "DG": " (Attrition ignores DG, 12.8c)",
-        }
-        steps.append(
-            Step(
-                rule="OCS 12.8c",
-                text=f"{unit.name} is now in {shown}" + notes.get(action.mode, ""),
-            )
+    return new
+
+
+_MODE_NOTES = {
+    "strat": " (it may not eat off the map, 12.6e; an HQ in Strat Mode cannot throw "
+    "supply, 12.3b C; Attrition reads its AR as 0, 12.8c)",
+    "DG": " (Attrition ignores DG, 12.8c)",
+}
+"""What a new mode means for supply, said when a unit enters it."""
+
+
+def _change_mode(
+    state: OcsState,
+    unit: Unit,
+    new: Unit,
+    action: UnitChange,
+    steps: list[Step],
+    facts: list[Fact],
+) -> Unit:
+    """A new mode: Strat Mode and DG matter to eating, throwing and Attrition (12.6e, 12.8c)."""
+    if action.mode is None or action.mode == unit.mode:
+        return new
+    if not unit.is_combat_unit:
+        raise InvalidInput(f"{unit.name} is a Transport Point counter; it has no mode.")
+    new = new.model_copy(update={"mode": action.mode})
+    shown = "DG" if action.mode == "DG" else f"{action.mode.capitalize()} Mode"
+    steps.append(
+        Step(
+            rule="OCS 12.8c",
+            text=f"{unit.name} is now in {shown}" + _MODE_NOTES.get(action.mode, ""),
         )
-        facts.append((unit.name, shown))
+    )
+    facts.append((unit.name, shown))
+    return new
+
+
+def _change_links(
+    state: OcsState,
+    unit: Unit,
+    new: Unit,
+    action: UnitChange,
+    steps: list[Step],
+    facts: list[Fact],
+) -> Unit:
+    """Its formation (12.5c A), the HQ it draws from and an HQ's throw range (12.3b)."""
     if action.formation is not None:
         formation = _optional_name(action.formation, unit.formation)
         new = new.model_copy(update={"formation": formation})
@@ -278,11 +335,7 @@ def resolve_unit_change(state: OcsState, action: UnitChange) -> Outcome[OcsState
             Step(rule="OCS 12.3b", text=f"{unit.name}: throw range {action.throw_range} MP")
         )
         facts.append((unit.name, f"throw range {action.throw_range} MP"))
-    if not steps:
-        raise InvalidInput(f"Nothing changes: {unit.name} already has that.")
-    if action.reason:
-        steps[0] = steps[0].model_copy(update={"text": f"{steps[0].text} — {action.reason}"})
-    return Outcome[OcsState](state=state.with_units(new), steps=tuple(steps), facts=tuple(facts))
+    return new
 
 
 def resolve_unit_move(state: OcsState, action: UnitMove) -> Outcome[OcsState]:

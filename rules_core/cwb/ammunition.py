@@ -75,12 +75,42 @@ def firing_ammo(state: CwbState, unit: Unit) -> Ammo:
     >>> firing_ammo(state, Unit(name="Pegram", side="CSA", type="artillery", men=90)).label
     'Low On Ammo'
     """
+    return ammo_source(state, unit)[0]
+
+
+def ammo_source(state: CwbState, unit: Unit) -> tuple[Ammo, str]:
+    """The level ``unit`` fires at and where it comes from (CWB Supply; isolated artillery).
+
+    Infantry and cavalry: their own level. Artillery: its side's Ammo Level, unless the battery's
+    own level (kept under the Isolation Effects Optional Rule) is worse.
+
+    >>> from rules_core.cwb.state import SideData
+    >>> state = CwbState(sides=(SideData(name="CSA", artillery_ammo=Ammo.LOW),))
+    >>> battery = Unit(name="Pegram", side="CSA", type="artillery", men=90)
+    >>> ammo_source(state, battery)
+    (<Ammo.LOW: 'low'>, "CSA's artillery Ammo Level")
+    >>> ammo_source(state, battery.model_copy(update={"ammo": Ammo.OUT}))
+    (<Ammo.OUT: 'out'>, 'its own level, Isolation Effects Optional Rule')
+    """
     if unit.type != "artillery":
-        return unit.ammo
+        return unit.ammo, "its own level"
     side_level = state.side(unit.side).artillery_ammo
-    if state.isolated_artillery_own_ammo:
-        return worse(side_level, unit.ammo)
-    return side_level
+    own = state.isolated_artillery_own_ammo and worse(side_level, unit.ammo) is not side_level
+    if own:
+        return unit.ammo, f"its own level, {ISOLATION_OPTION}"
+    return side_level, f"{unit.side}'s artillery Ammo Level"
+
+
+def ammo_text(state: CwbState, unit: Unit) -> str:
+    """``Low On Ammo`` for a unit, ``Low On Ammo (CSA's artillery Ammo Level)`` for a battery.
+
+    >>> from rules_core.cwb.state import SideData
+    >>> state = CwbState(sides=(SideData(name="CSA"),))
+    >>> ammo_text(state, Unit(name="Pegram", side="CSA", type="artillery", men=90))
+    "Normal (CSA's artillery Ammo Level)"
+    """
+    level, source = ammo_source(state, unit)
+    return level.label if unit.type != "artillery" else f"{level.label} ({source})"
 
 
 def rolls_for_ammo_loss(state: CwbState, unit: Unit) -> bool:
@@ -205,7 +235,12 @@ def fire(state: CwbState, unit_name: str, mode: FireMode, dice: Dice) -> Outcome
         )
     fire_name = "Offensive Fire" if mode == "offensive" else "Defensive Fire"
     steps = [
-        Step(rule=RULE, text=f"{unit.name} ({ammo.label}) may fire {fire_name}"),
+        Step(
+            rule=RULE,
+            text=f"{unit.name} ({ammo.label}) may fire {fire_name}"
+            if unit.type != "artillery"
+            else f"{unit.name}, at {ammo_text(state, unit)}, may fire {fire_name}",
+        ),
     ]
     new_state = state
     after = unit.ammo
@@ -230,22 +265,24 @@ def fire(state: CwbState, unit_name: str, mode: FireMode, dice: Dice) -> Outcome
             Step(
                 rule=RULE,
                 text=(
-                    f"Artillery fire follows the Ammo Level of {side.name} "
-                    f"({side.artillery_ammo.label}); no ammo-loss roll"
+                    f"Artillery fires at {ammo_text(state, unit)}; no ammo-loss roll "
+                    "(only an Isolated battery rolls, under the "
+                    f"{ISOLATION_OPTION})"
                     if unit.type == "artillery"
                     else f"{unit.type.capitalize()} does not roll for ammo loss in this game"
                 ),
             )
         )
         loss_fact = "no roll"
-    reminder = morale_step(new_state, new_state.unit(unit.name))
+    fired = new_state.unit(unit.name)
+    reminder = morale_step(new_state, fired)
     if reminder is not None:
         steps.append(reminder)
     return _CwbOutcome(
         state=new_state,
         steps=tuple(steps),
         rolls=tuple(dice.rolls[-1:]) if rolls else (),
-        facts=(("ammo loss", loss_fact), (unit.name, after.label)),
+        facts=(("ammo loss", loss_fact), (unit.name, ammo_text(new_state, fired))),
     )
 
 
@@ -287,6 +324,8 @@ __all__ = [
     "RULE",
     "FireMode",
     "ammo_after_loss",
+    "ammo_source",
+    "ammo_text",
     "check_fire",
     "fire",
     "fire_odds",

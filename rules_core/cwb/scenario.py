@@ -22,7 +22,7 @@ from rules_core.cwb.actions import (
     WagonAdd,
     WagonSet,
 )
-from rules_core.cwb.ammunition import firing_ammo, morale_text
+from rules_core.cwb.ammunition import ammo_text, morale_text
 from rules_core.cwb.hexgrid import format_hex, on_map, parse_hex
 from rules_core.cwb.isolation import melee_defence_multiplier
 from rules_core.cwb.state import (
@@ -292,7 +292,7 @@ def remove_unit(state: CwbState, action: UnitRemove) -> Outcome[CwbState]:
 def _describe_unit(state: CwbState, unit: Unit) -> str:
     parts = [f"{unit.name} ({unit.side}, {unit.type}, {unit.men} men): {unit.ammo.label}"]
     if unit.type == "artillery":
-        parts.append(f"fires at {firing_ammo(state, unit).label} (side's Ammo Level)")
+        parts.append(f"fires at {ammo_text(state, unit)}")
     reminder = morale_text(state, unit)
     if reminder is not None:
         parts.append(reminder)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, TypeAdapter
 
@@ -70,6 +70,10 @@ class CwbSystem(GameSystem[CwbState, CwbAction]):
 
     name = "cwb"
     title = "Civil War Battles"
+    rules_version: ClassVar[int] = 2
+    """2: a battery's fire names the level it fired at and where it came from (its side's
+    artillery Ammo Level, or its own under the Isolation rule): 1 gave the battery's own level,
+    "Normal" for a battery firing at its side's Low level."""
     state_type = CwbState
     action_types: tuple[type[BaseModel], ...] = ACTION_TYPES
     action_adapter: TypeAdapter[CwbAction] = TypeAdapter(CwbActionField)

@@ -189,11 +189,16 @@ def test_artillery_follows_its_sides_ammo_level_and_does_not_roll() -> None:
     with ScriptedDice([]) as dice:
         outcome = SYSTEM.run(state, Fire(unit="Pegram", mode="defensive"), dice)
     assert outcome.state == state
-    assert outcome.facts == (("ammo loss", "no roll"), ("Pegram", "Normal"))
+    assert outcome.facts == (
+        ("ammo loss", "no roll"),
+        ("Pegram", "Low On Ammo (Confederate's artillery Ammo Level)"),
+    )
     assert outcome.explanation() == [
-        "CWB Supply: Pegram (Low On Ammo) may fire Defensive Fire",
-        "CWB Supply: Artillery fire follows the Ammo Level of Confederate (Low On Ammo); "
-        "no ammo-loss roll",
+        "CWB Supply: Pegram, at Low On Ammo (Confederate's artillery Ammo Level), may fire "
+        "Defensive Fire",
+        "CWB Supply: Artillery fires at Low On Ammo (Confederate's artillery Ammo Level); "
+        "no ammo-loss roll (only an Isolated battery rolls, under the Isolation Effects "
+        "Optional Rule)",
         "CWB Supply: Pegram: morale checks −1 while Low On Ammo "
         "(the players apply it; the bot rolls no morale check)",
     ]
@@ -213,7 +218,9 @@ def test_isolated_battery_tracks_its_own_ammunition() -> None:
     # with cwb_isolated_artillery_own_ammo off, the isolated battery follows its side's level
     off = state.model_copy(update={"isolated_artillery_own_ammo": False})
     assert SYSTEM.odds(off, Fire(unit="Pegram", mode="offensive")) == {
-        (("ammo loss", "no roll"), ("Pegram", "Normal")): Fraction(1)
+        (("ammo loss", "no roll"), ("Pegram", "Normal (Confederate's artillery Ammo Level)")): (
+            Fraction(1)
+        )
     }
 
 

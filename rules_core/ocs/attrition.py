@@ -82,6 +82,8 @@ class AttritionPlan:
     oos_steps: int
     column: Column
     modifiers: tuple[Modifier, ...]
+    joined: tuple[str, ...] = ()
+    """Out of Supply units of the stack that were not named: they roll with it (chart 12.8)."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +97,38 @@ class AttritionRoll:
     facts: tuple[Fact, ...]
 
 
+def attrition_stack(state: OcsState, action: Attrition) -> list[Unit]:
+    """The whole stack the named units stand in: every unit of their side on the map in that hex.
+
+    One roll per stack (chart 12.8): the bot knows every unit's hex, so naming one unit of a
+    stack checks the stack. Units without a hex are a stack of the units named.
+
+    :raises InvalidInput: the units named stand in different hexes.
+
+    >>> s = OcsState(sides=("Axis",), units=(Unit(name="a", side="Axis", hex="A1"),
+    ...              Unit(name="b", side="Axis", hex="A1"), Unit(name="c", side="Axis", hex="B1")))
+    >>> [u.name for u in attrition_stack(s, Attrition(units=("a",)))]
+    ['a', 'b']
+    """
+    units = state.side_units(action.units)
+    hexes = {u.hex for u in units}
+    if len(hexes) > 1:
+        raise InvalidInput("A stack is the units of one hex; these are in different hexes.")
+    (hex,) = hexes
+    if hex is None:
+        return units
+    others = [
+        u
+        for u in state.units
+        if u.side == units[0].side
+        and u.hex == hex
+        and u.location == "map"
+        and u.steps > 0
+        and u not in units
+    ]
+    return units + others
+
+
 def plan_attrition(state: OcsState, action: Attrition) -> AttritionPlan:
     """Validate an attrition check before any die (OCS 12.8a-c).
 
@@ -102,10 +136,8 @@ def plan_attrition(state: OcsState, action: Attrition) -> AttritionPlan:
     >>> plan_attrition(s, Attrition(units=("a",))).column
     '3'
     """
-    units = state.side_units(action.units)
-    hexes = {u.hex for u in units}
-    if len(hexes) > 1:
-        raise InvalidInput("A stack is the units of one hex; these are in different hexes.")
+    units = attrition_stack(state, action)
+    named = {state.unit(n.strip()).name for n in action.units}
     oos = tuple(u for u in units if u.out_of_supply and u.location == "map" and u.steps > 0)
     if not oos:
         raise IllegalAction(
@@ -133,6 +165,7 @@ def plan_attrition(state: OcsState, action: Attrition) -> AttritionPlan:
         oos_steps=oos_steps,
         column=attrition_column(best),
         modifiers=modifiers,
+        joined=tuple(u.name for u in oos if u.name not in named),
     )
 
 
@@ -174,7 +207,19 @@ def apply_attrition(
     names = ", ".join(u.name for u in plan.oos)
     mods = "".join(f" {m.render()}" for m in plan.modifiers)
     result_text = "All" if rolled.result == "all" else str(rolled.result)
-    steps = [
+    steps: list[Step] = []
+    if plan.joined:
+        steps.append(
+            Step(
+                rule="OCS 12.8",
+                text=f"one roll per stack: {', '.join(plan.joined)} "
+                + ("is" if len(plan.joined) == 1 else "are")
+                + f" Out of Supply in the same hex ({plan.oos[0].hex}) and "
+                + ("rolls" if len(plan.joined) == 1 else "roll")
+                + " with it; every OOS step in the hex counts",
+            )
+        )
+    steps += [
         Step(
             rule="OCS 12.8b",
             text=f"Out of Supply: {names} ({plan.oos_steps} step(s)); column {plan.column} "
@@ -231,6 +276,7 @@ __all__ = [
     "attrition_ar",
     "attrition_column",
     "attrition_result",
+    "attrition_stack",
     "plan_attrition",
     "roll_attrition",
 ]

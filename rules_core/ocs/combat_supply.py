@@ -68,6 +68,35 @@ def _combat_units(state: OcsState, names: Sequence[str]) -> list[Unit]:
     return units
 
 
+def check_no_supply_underfoot(state: OcsState, units: Sequence[Unit], source: SupplySource) -> None:
+    """Refuse internal stocks to a unit standing on its side's unnamed dump (OCS 12.10a, 12.4).
+
+    Internals are used only when no on-map SP can be had; SP in the unit's own hex are reached
+    at 0 MP, so the bot, which knows every unit's and dump's hex, needs no one to name them.
+    SP on Organic Trucks are the exception (12.10a): they never oblige a unit to use them.
+
+    >>> from rules_core.ocs.state import Dump
+    >>> s = OcsState(sides=("Axis",), dumps=(Dump(side="Axis", hex="A1", tokens=4),),
+    ...              units=(Unit(name="Bn", side="Axis", hex="A1"),))
+    >>> check_no_supply_underfoot(s, s.units, SupplySource("Axis", (), None, ()))
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rules_core.errors.IllegalAction: Bn stands on Axis's dump in A1 (1 SP), reached at 0 MP: ...
+    """
+    for unit in units:
+        if unit.hex is None or unit.hex in source.dumps:
+            continue
+        held = state.supply_held(unit.hex, unit.side, organic=False)
+        if held:
+            raise IllegalAction(
+                f"{unit.name} stands on {unit.side}'s dump in {unit.hex} "
+                f"({format_tokens(held)}), reached at 0 MP: internal stocks are used only when "
+                f"no on-map supply can be had; name it (dump:{unit.hex}).",
+                rule="OCS 12.10a",
+            )
+
+
 def _source(state: OcsState, action: Attack | Defend, side: str) -> SupplySource:
     return supply_source(state, side, action.dump, action.hq, action.draw_mp, action.throw_mp)
 
@@ -102,6 +131,7 @@ def resolve_attack(state: OcsState, action: Attack) -> Outcome[OcsState]:
             on_map.append(unit)
     on_map = [u for u in units if u in on_map]
     internal = [u for u in units if u not in on_map]
+    check_no_supply_underfoot(state, internal, source)
     lacking = [u for u in internal if INTERNALS_AFTER_USE[u.internals] is None]
     if lacking:
         parts = [
@@ -205,6 +235,7 @@ def resolve_defend(state: OcsState, action: Defend) -> Outcome[OcsState]:
         supplied = {u.name: True for u in units}
         facts.append(("Dump", f"-{format_tokens(cost)}"))
     else:
+        check_no_supply_underfoot(state, units, source)
         for unit in units:
             new_level = INTERNALS_AFTER_USE[unit.internals]
             if new_level is None:
@@ -258,6 +289,7 @@ def resolve_defend(state: OcsState, action: Defend) -> Outcome[OcsState]:
 __all__ = [
     "INTERNALS_AFTER_USE",
     "attacker_cost",
+    "check_no_supply_underfoot",
     "defender_cost",
     "resolve_attack",
     "resolve_defend",

@@ -140,18 +140,8 @@ class BlowPlan:
 
     @property
     def dumps(self) -> tuple[str, ...]:
-        """The dumps this attempt blows (12.1b: the ground, and each Transport Point's load)."""
-        ground = (self.hex,) if self.ground else ()
-        return ground + tuple(loaded_dump(self.hex, u.name) for u in self.carriers)
-
-
-def loaded_dump(hex: str, transport: str) -> str:
-    """The name of the dump a Transport Point's load forms (OCS 12.1b).
-
-    >>> loaded_dump("0905", "Trucks")
-    '0905 loaded on Trucks'
-    """
-    return f"{hex} loaded on {transport}"
+        """The dump this attempt blows: the hex (12.1b: a location is a dump, ground and loads)."""
+        return (self.hex,)
 
 
 @dataclass(frozen=True)
@@ -170,7 +160,8 @@ def plan_blow(state: OcsState, action: Blow) -> BlowPlan:
     All SP in a hex can be blown, on the ground and loaded on Transport Points (12.11a): the
     attempt blows the ground (``what:ground``, the default), every load in the hex
     (``what:loads``), both at once (``what:all``), or one named Transport Point's load. Each of
-    these dumps is blown at most once per phase (12.1b: a load is a dump of its own).
+    the dump — every SP of the side in the hex, on the ground or loaded, 12.1b — is blown at
+    most once per phase, whichever part the first attempt named.
 
     :raises InvalidInput: a zero or malformed amount; :raises IllegalAction: more than is there,
         a dump of the other side, a dump already blown this phase.
@@ -225,9 +216,12 @@ def plan_blow(state: OcsState, action: Blow) -> BlowPlan:
         tuple(carriers),
         state.options.ocs_rounding,
     )
-    blown = [d for d in plan.dumps if (action.side, d) in state.blown_this_phase]
-    if blown:
-        raise IllegalAction(f"The dump {blown[0]} was already blown this phase.", rule="OCS 12.11a")
+    if (action.side, action.dump) in state.blown_this_phase:
+        raise IllegalAction(
+            f"The dump in {action.dump} was already blown this phase: the SP on the ground and "
+            "those loaded on Transport Points in a hex are one dump (12.1b), blown once a phase.",
+            rule="OCS 12.11a",
+        )
     if named > held:
         raise IllegalAction(
             f"Only {format_tokens(held)} is {where}; {format_tokens(named)} cannot be blown.",
@@ -270,7 +264,8 @@ def apply_blow(state: OcsState, plan: BlowPlan, rolled: BlowRoll) -> Outcome[Ocs
             rule="OCS 12.11a",
             text=f"Dump Blowing dr {rolled.roll.total}: {rolled.percent}% of "
             f"{format_tokens(plan.named)} = {exact} T, rounded to the nearest Token: "
-            f"{format_tokens(rolled.destroyed)} destroyed; {format_tokens(left)} left",
+            f"{format_tokens(rolled.destroyed)} destroyed; {format_tokens(left)} left; the dump "
+            f"in {plan.hex} (ground and loads: one dump, 12.1b) is blown for this phase",
             dice=(rolled.roll,),
         )
     ]
@@ -308,7 +303,6 @@ __all__ = [
     "BlowRoll",
     "apply_blow",
     "blown_tokens",
-    "loaded_dump",
     "plan_blow",
     "resolve_dump_add",
     "resolve_dump_adjust",

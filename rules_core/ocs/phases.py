@@ -23,9 +23,11 @@ from __future__ import annotations
 
 from rules_core.errors import IllegalAction, InvalidInput
 from rules_core.ocs.actions import AnyOcsAction, Attrition, Blow, Recover, SetPhase, Trace
+from rules_core.ocs.attrition import attrition_stack
 from rules_core.ocs.draw import dump_hexes
 from rules_core.ocs.fuel import end_fuel
 from rules_core.ocs.state import OcsState, Phase, Unit
+from rules_core.ocs.tokens import format_tokens
 from rules_core.outcome import Outcome, Step
 
 PHASE_NAMES: dict[Phase, str] = {
@@ -81,6 +83,16 @@ def unfinished_supply_phase(state: OcsState) -> IllegalAction | None:
     if state.phase != "supply" or state.phase_side is None:
         return None
     units = _on_map_combat_units(state, state.phase_side)
+    for unit in units:
+        held = state.supply_held(unit.hex, unit.side, organic=False)
+        if unit.internals != "NONE" and held:
+            return IllegalAction(
+                f"{unit.name} is marked {unit.internals.capitalize()} and stands on "
+                f"{unit.side}'s dump in {unit.hex} "
+                f"({format_tokens(held)}): marked units must recover before the Supply Phase "
+                f"ends (/ocs recover side:{unit.side} dump:{unit.hex}).",
+                rule="OCS 12.10e A",
+            )
     unchecked = [u.name for u in units if u.name not in state.checked]
     if unchecked:
         verb = "has" if len(unchecked) == 1 else "have"
@@ -139,22 +151,7 @@ def check_phase(state: OcsState, action: AnyOcsAction) -> None:
                 rule=what[1],
             )
     if isinstance(action, Trace) and action.status == "eat" and action.dump is not None:
-        side = state.unit(action.units[0].strip()).side if action.units else ""
-        marked = [
-            u.name
-            for u in state.units
-            if u.side == side and u.location == "map" and u.internals != "NONE"
-        ]
-        hexes = dump_hexes(action.dump)
-        owed = [h for h in hexes if h not in state.recovered_from]
-        if marked and owed and not action.no_recovery:
-            raise IllegalAction(
-                f"Recovery of internals comes first: {', '.join(marked)} "
-                f"{'is' if len(marked) == 1 else 'are'} Low or Exhausted, so recover from "
-                f"{owed[0]} before eating from it (/ocs recover), or state that none of them "
-                "can draw from it (no-recovery:true).",
-                rule="OCS 12.10e A",
-            )
+        _check_recovery_before_eating(state, action)
     if isinstance(action, Trace) and action.status == "traced" and action.hq is not None:
         hq = action.hq.strip()
         for name in action.units:
@@ -169,19 +166,67 @@ def check_phase(state: OcsState, action: AnyOcsAction) -> None:
                     rule="OCS 12.6f",
                 )
     if isinstance(action, Attrition):
-        for name in action.units:
-            unit = state.unit(name.strip())
-            if unit.name in state.attrition_checked:
-                raise IllegalAction(
-                    f"{unit.name} has already checked for Attrition this Supply Phase.",
-                    rule="OCS 12.8",
-                )
-            if unit.out_of_supply and unit.name not in state.checked:
-                raise IllegalAction(
-                    f"{unit.name} has had no trace check this Supply Phase; record it first "
-                    "(a unit that traces again loses its Out of Supply marker).",
-                    rule="OCS 12.8a",
-                )
+        _check_attrition(state, action)
+
+
+def _check_attrition(state: OcsState, action: Attrition) -> None:
+    """Once per stack per Supply Phase, after the trace checks of the whole stack (12.8a)."""
+    for unit in attrition_stack(state, action):
+        if unit.out_of_supply and unit.name in state.attrition_checked:
+            raise IllegalAction(
+                f"{unit.name} has already checked for Attrition this Supply Phase"
+                + ("" if unit.hex is None else f", with the stack in {unit.hex}")
+                + " (Roll once per stack per Supply Phase).",
+                rule="OCS 12.8",
+            )
+        if unit.is_combat_unit and unit.name not in state.checked:
+            raise IllegalAction(
+                f"{unit.name} has had no trace check this Supply Phase; record it first "
+                + (
+                    "(a unit that traces again loses its Out of Supply marker)."
+                    if unit.out_of_supply
+                    else f"(it stands in the stack's hex {unit.hex}: if it is Out of Supply it "
+                    "rolls with the stack, once)."
+                ),
+                rule="OCS 12.8a",
+            )
+
+
+def _check_recovery_before_eating(state: OcsState, action: Trace) -> None:
+    """Recovery of internals takes priority over eating off the map (OCS 12.10e A-B).
+
+    A marked unit that eats from a dump, or stands on it, evidently reaches it: no one can
+    state otherwise. Other marked units reach it only by a path the player knows: the dump
+    recovers first unless the player states that none of them can draw from it.
+    """
+    side = state.unit(action.units[0].strip()).side if action.units else ""
+    eaters = {state.unit(n.strip()).name for n in action.units}
+    marked = [
+        u for u in state.units if u.side == side and u.location == "map" and u.internals != "NONE"
+    ]
+    for hex in dump_hexes(action.dump):
+        if not state.supply_held(hex, side, organic=False):
+            continue  # 12.10e B: SP on Organic Trucks owe no recovery
+        reaching = [u for u in marked if u.name in eaters or u.hex == hex]
+        if reaching:
+            unit = reaching[0]
+            how = "eats from it" if unit.name in eaters else "stands on it"
+            raise IllegalAction(
+                f"Recovery of internals comes first: {unit.name} is marked "
+                f"{unit.internals.capitalize()} and "
+                f"reaches the dump in {hex} ({how}), so it recovers from it before anyone eats "
+                f'from it (/ocs recover side:{side} dump:{hex} units:"{unit.name}").',
+                rule="OCS 12.10e A",
+            )
+        if marked and hex not in state.recovered_from and not action.no_recovery:
+            names = [u.name for u in marked]
+            raise IllegalAction(
+                f"Recovery of internals comes first: {', '.join(names)} "
+                f"{'is' if len(names) == 1 else 'are'} Low or Exhausted, so recover from "
+                f"{hex} before eating from it (/ocs recover), or state that none of them "
+                "can draw from it (no-recovery:true).",
+                rule="OCS 12.10e A",
+            )
 
 
 def record_phase(state: OcsState, action: AnyOcsAction, after: OcsState) -> OcsState:
@@ -207,7 +252,7 @@ def record_phase(state: OcsState, action: AnyOcsAction, after: OcsState) -> OcsS
             sources = tuple(known.items())
         return after.model_copy(update={"checked": checked, "trace_sources": sources})
     if isinstance(action, Attrition):
-        names = tuple(state.unit(n.strip()).name for n in action.units)
+        names = tuple(u.name for u in attrition_stack(state, action) if u.out_of_supply)
         done = (*after.attrition_checked, *(n for n in names if n not in after.attrition_checked))
         return after.model_copy(update={"attrition_checked": done})
     if isinstance(action, Recover):

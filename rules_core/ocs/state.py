@@ -165,10 +165,10 @@ class OcsState(BaseModel):
     units: tuple[Unit, ...] = ()
     fuel_markers: tuple[FuelMarker, ...] = ()
     blown_this_phase: tuple[tuple[str, str], ...] = ()
-    """(side, dump) of the dumps blown this phase: once per dump per phase (12.11a).
+    """(side, hex) of the dumps blown this phase: once per dump per phase (12.11a).
 
-    A dump is the hex for SP on the ground, ``"<hex> loaded on <name>"`` for a Transport Point's
-    load (12.1b: each is a dump of its own)."""
+    A dump is a location (12.1b): the SP on the ground in a hex and those loaded on Transport
+    Points there are one dump, blown once a phase."""
     turn: int = Field(default=1, ge=1)
     """The game turn (12.8e: Breakout returns are counted from it)."""
     phase: Phase | None = None
@@ -361,6 +361,22 @@ class OcsState(BaseModel):
         loads = sum(u.load_tokens for u in self.carriers(hex, side, organic=organic))
         if self.dump_at(hex, side) is None and not self.carriers(hex, side):
             self.own_dump(hex, side)  # raises the right refusal
+        return self.dump_tokens(hex, side) + loads
+
+    def supply_held(self, hex: str | None, side: str, *, organic: bool = True) -> int:
+        """Tokens of ``side`` in ``hex``, ground and loads, 0 when it has none there (12.1b).
+
+        With ``organic=False`` the SP on Organic Trucks are left out (12.10a, 12.10e B).
+
+        >>> trucks = Unit(name="T", side="Axis", kind="transport", hex="A1", load_tokens=4,
+        ...               organic=True)
+        >>> s = OcsState(sides=("Axis",), units=(trucks,))
+        >>> s.supply_held("A1", "Axis"), s.supply_held("A1", "Axis", organic=False)
+        (4, 0)
+        """
+        if hex is None:
+            return 0
+        loads = sum(u.load_tokens for u in self.carriers(hex, side, organic=organic))
         return self.dump_tokens(hex, side) + loads
 
     def spend(self, hex: str, side: str, tokens: int, *, organic: bool = True) -> OcsState:

@@ -146,9 +146,13 @@ class OcsSystem(GameSystem[OcsState, AnyOcsAction]):
 
     name = "ocs"
     title = "Operational Combat Series"
-    rules_version: ClassVar[int] = 2
-    """2: a unit's name differing from another's only in case is refused (1 accepted "Pz" beside
-    "pz", which autocomplete of a list then hid as the same name)."""
+    rules_version: ClassVar[int] = 3
+    """3: what the bot knows from the units' and dumps' hexes, it checks (issue 23): no internal
+    stocks for a unit standing on its side's dump (12.10a), no Supply Phase ending with a marked
+    unit on its dump unrecovered and no eating before the recovery of a marked unit that reaches
+    the dump (12.10e A), one Attrition roll per stack (chart 12.8), the ground and the loads in
+    a hex one dump for blowing (12.1b, 12.11a). 2: a unit's name differing from another's only
+    in case is refused (1 accepted "Pz" beside "pz")."""
     state_type = OcsState
     action_types = ACTION_TYPES
     action_adapter: TypeAdapter[AnyOcsAction] = TypeAdapter(OcsAction)

@@ -60,6 +60,10 @@ def test_trace_recovery_and_attrition_belong_to_the_owners_supply_phase() -> Non
 def test_a_supply_phase_ends_only_after_every_trace_check_and_attrition() -> None:
     state = at(game(BN, LOW, dumps=[DUMP]), "Axis", "supply", turn=2)
     error = refused(state, SetPhase(side="Axis", phase="movement"))
+    assert isinstance(error, IllegalAction) and error.rule == "OCS 12.10e A"
+    assert str(error).startswith("Low is marked Low and stands on Axis's dump in A1 (3 SP)")
+    state = run(state, Recover(side="Axis", dump="A1")).state
+    error = refused(state, SetPhase(side="Axis", phase="movement"))
     assert isinstance(error, IllegalAction) and error.rule == "OCS 12.6"
     assert str(error).startswith("Bn, Low have had no trace check this Supply Phase")
     state = run(state, Trace(units=("Low",), status="traced")).state
@@ -96,12 +100,13 @@ def test_recovery_comes_before_eating_off_the_map() -> None:
     eat = Trace(units=("Bn",), status="eat", dump="A1")
     error = refused(state, eat)
     assert isinstance(error, IllegalAction) and error.rule == "OCS 12.10e A"
-    assert "Low is Low or Exhausted, so recover from A1 before eating from it" in str(error)
+    assert "Low is marked Low and reaches the dump in A1 (stands on it)" in str(error)
     recovered = run(state, Recover(side="Axis", dump="A1")).state
     out = run(recovered, eat)
     assert out.fact("Dump") == "-1 T"
     assert recovered.dump_tokens("A1", "Axis") == 10
-    declared = run(state, eat.model_copy(update={"no_recovery": True}))
+    far = at(game(BN, FAR, dumps=[DUMP]), "Axis", "supply")
+    declared = run(far, eat.model_copy(update={"no_recovery": True}))
     assert declared.fact("Dump") == "-1 T"
     nobody_marked = at(game(BN, dumps=[DUMP]), "Axis", "supply")
     assert run(nobody_marked, eat).fact("Dump") == "-1 T"
@@ -147,14 +152,31 @@ def test_ground_and_loaded_SP_in_one_hex_blow_in_one_attempt() -> None:
     assert str(error) == "Axis has no dump in A1."
 
 
-def test_blowing_the_ground_then_the_load_is_two_dumps_not_one() -> None:
+def test_the_ground_and_the_loads_in_a_hex_are_one_dump_blown_once_a_phase() -> None:
+    """12.1b "Any location containing Supply Points, whether on the ground or loaded on a
+    Transport Point, is called a dump"; 12.11a "All SP in a hex, both those loaded on Transport
+    Points and those on the ground, can be blown … blow a given dump only once per phase"."""
     state = game(TRUCKS, dumps=[Dump(side="Axis", hex="A1", tokens=4)])
-    state = run(state, Blow(side="Axis", dump="A1", amount="1 SP"), [6]).state
-    out = run(state, Blow(side="Axis", dump="A1", amount="1 SP", transport="Trucks"), [6])
-    assert out.state.unit("Trucks").load_tokens == 4
-    error = refused(out.state, Blow(side="Axis", dump="A1", amount="1 T", what="loads"))
+    out = run(state, Blow(side="Axis", dump="A1", amount="1 SP"), [6])
+    assert (
+        "the dump in A1 (ground and loads: one dump, 12.1b) is blown for this phase"
+        in (out.explanation()[0])
+    )
+    for second in (
+        Blow(side="Axis", dump="A1", amount="1 SP", transport="Trucks"),
+        Blow(side="Axis", dump="A1", amount="1 T", what="loads"),
+        Blow(side="Axis", dump="A1", amount="1 T", what="all"),
+    ):
+        error = refused(out.state, second)
+        assert isinstance(error, IllegalAction) and error.rule == "OCS 12.11a"
+        assert str(error).startswith("The dump in A1 was already blown this phase")
+    # the load first, then the ground: the same single dump
+    loads_first = run(state, Blow(side="Axis", dump="A1", amount="1 T", what="loads"), [6])
+    error = refused(loads_first.state, Blow(side="Axis", dump="A1", amount="1 T"))
     assert isinstance(error, IllegalAction) and error.rule == "OCS 12.11a"
-    assert str(error).startswith("The dump A1 loaded on Trucks was already blown this phase")
+    # all at once is one attempt: the dump in its whole (12.11a "all or only some")
+    both = run(state, Blow(side="Axis", dump="A1", amount="2 SP", what="all"), [6])
+    assert both.state.dump_tokens("A1", "Axis") == 0 and both.state.unit("Trucks").load_tokens == 4
 
 
 def test_blowing_only_in_the_movement_segments_of_the_owners_phases() -> None:

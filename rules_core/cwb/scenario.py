@@ -329,7 +329,9 @@ def list_units(state: CwbState, action: UnitList) -> Outcome[CwbState]:
             )
     if not steps:
         steps.append(Step(rule="CWB Supply", text="No units or wagons yet"))
-    facts = tuple((u.name, u.ammo.label) for u in state.units if side is None or u.side == side)
+    facts = tuple(
+        (u.name, ammo_text(state, u)) for u in state.units if side is None or u.side == side
+    )
     return Outcome[CwbState](state=state, steps=tuple(steps), facts=facts)
 
 

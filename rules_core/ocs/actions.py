@@ -302,8 +302,8 @@ class Breakout(_Action):
         le=999,
         description="12.8e B: hexes to the nearest friendly combat unit in trace",
     )
-    turn: int = Field(
-        default=1, ge=1, le=999, description="The current game turn (the return is counted from it)"
+    turn: int | None = Field(
+        default=None, ge=1, le=999, description="The current game turn (default: the game's turn)"
     )
 
 
@@ -337,8 +337,9 @@ class Capture(_Action):
         json_schema_extra={"autocomplete": "dump", "names_enemy": True},
     )
     unit: str = Field(description="The Attack-Capable unit that entered", json_schema_extra=_UNIT)
-    movement_phase: bool = Field(
-        default=True, description="Entered in the Movement Phase (captured trucks may move)"
+    movement_phase: bool | None = Field(
+        default=None,
+        description="Entered in the Movement Phase (default: the phase tracked, else yes)",
     )
 
 

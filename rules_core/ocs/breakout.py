@@ -125,8 +125,21 @@ def plan_breakout(state: OcsState, action: Breakout) -> BreakoutPlan:
         declared=action.first_turn is not None,
         points=1 if unit.is_combat_unit else unit.steps,
         modifiers=modifiers,
-        turn=action.turn,
+        turn=_turn(state, action),
     )
+
+
+def _turn(state: OcsState, action: Breakout) -> int:
+    """The turn the return is counted from: the game's, once phases are tracked (12.8e)."""
+    if action.turn is None:
+        return state.turn
+    if state.phase is not None and action.turn != state.turn:
+        raise IllegalAction(
+            f"It is turn {state.turn}, not turn {action.turn}: the return is counted from the "
+            "game's turn (leave turn out).",
+            rule="OCS 12.8e",
+        )
+    return action.turn
 
 
 def _label(plan: BreakoutPlan, base: str, point: int) -> str:

@@ -91,6 +91,13 @@ def plan_capture(state: OcsState, action: Capture) -> CapturePlan:
             f"{captor_unit.name} is not an Attack-Capable combat unit on the map.",
             rule="OCS 12.11b",
         )
+    if captor_unit.hex is not None and captor_unit.hex != action.hex:
+        raise IllegalAction(
+            f"{captor_unit.name} is in {captor_unit.hex}, not in {action.hex}: a capture is "
+            f"rolled when it enters the hex; move it there first (/ocs unit move).",
+            rule="OCS 12.11b",
+        )
+    movement_phase = _movement_phase(state, action)
     owners = {d.side for d in state.dumps if d.hex == action.hex and d.side != action.side}
     owners |= {
         u.side
@@ -155,9 +162,27 @@ def plan_capture(state: OcsState, action: Capture) -> CapturePlan:
         ground=ground,
         vehicles=vehicles,
         categories=tuple(categories),
-        movement_phase=action.movement_phase,
+        movement_phase=movement_phase,
         rounding=state.options.ocs_rounding,
     )
+
+
+def _movement_phase(state: OcsState, action: Capture) -> bool:
+    """Whether the capture happens in the captor's Movement Phase (Capture Table note 5).
+
+    Once phases are tracked the bot knows it, and a stated answer that contradicts it is refused.
+    """
+    if state.phase is None:
+        return True if action.movement_phase is None else action.movement_phase
+    known = state.phase == "movement" and state.phase_side == action.side
+    if action.movement_phase is not None and action.movement_phase != known:
+        raise IllegalAction(
+            f"It is {state.phase_side}'s {state.phase} phase: the capture happens "
+            + ("in" if known else "outside")
+            + f" {action.side}'s Movement Phase (leave movement-phase out).",
+            rule="OCS 12.11b",
+        )
+    return known
 
 
 @dataclass(frozen=True)
@@ -316,6 +341,10 @@ def capture_odds(plan: CapturePlan) -> dict[tuple[Fact, ...], Fraction]:
     return joint
 
 
+def _halves(rounding: Rounding) -> str:
+    return "halves up" if rounding == "half-up" else "halves to even"
+
+
 def apply_capture(state: OcsState, plan: CapturePlan, rolled: CaptureRoll) -> Outcome[OcsState]:
     """The new state and explanation of a capture (OCS 12.11b; Capture Table notes 2-5).
 
@@ -343,7 +372,9 @@ def apply_capture(state: OcsState, plan: CapturePlan, rolled: CaptureRoll) -> Ou
                 Step(
                     rule="OCS 12.11b",
                     text=f"Capture dr {roll.total} (Dump on the ground): {percent}% of "
-                    f"{format_tokens(plan.ground)}: {format_tokens(taken)} captured, "
+                    f"{format_tokens(plan.ground)} = {Fraction(plan.ground * percent, 100)} T, "
+                    f"rounded to the nearest Token ({_halves(plan.rounding)}): "
+                    f"{format_tokens(taken)} captured, "
                     f"{format_tokens(destroyed)} destroyed (note 2)",
                     dice=(roll,),
                 )
@@ -376,7 +407,9 @@ def apply_capture(state: OcsState, plan: CapturePlan, rolled: CaptureRoll) -> Ou
             Step(
                 rule="OCS 12.11b",
                 text=f"Capture dr {roll.total} ({category}): {percent}% of {points} point(s) = "
-                f"{taken_points} captured, and of {format_tokens(load)} loaded = "
+                f"{Fraction(points * percent, 100)}, rounded to the nearest point "
+                f"({_halves(plan.rounding)}): {taken_points} captured, and of "
+                f"{format_tokens(load)} loaded = "
                 f"{format_tokens(taken_load)} captured; the owner displaces "
                 f"{points - taken_points} point(s) with {format_tokens(load - taken_load)} up to "
                 f"{hexes} hexes (notes 3-4)",

@@ -207,6 +207,13 @@ def resolve_defend(state: OcsState, action: Defend) -> Outcome[OcsState]:
     (('1 Bn', 'defends ×1/2'),)
     """
     units = _combat_units(state, action.defenders)
+    hexes = sorted({u.hex for u in units if u.hex is not None})
+    if len(hexes) > 1:
+        raise IllegalAction(
+            f"The defenders of one combat stand in one hex; these stand in {', '.join(hexes)}: "
+            "each hex's defence pays for its own combat (one /ocs defend per hex).",
+            rule="OCS 12.4",
+        )
     side = units[0].side
     source = _source(state, action, side)
     available = source.available(state, organic=action.organic)

@@ -35,6 +35,25 @@ def recovery_cost_per_level(unit: Unit) -> int:
     return math.ceil(TOKENS_PER_LEVEL * max(Fraction(1), unit.re))
 
 
+def recovery_reading(unit: Unit) -> str | None:
+    """Which reading of the recovery cost applied, when the two readings differ (12.10e).
+
+    12.10e: "2T per unit (or RE if a multi-step unit)"; chart 12.10b: "per unit or RE (whichever
+    is more)". They differ for a 1-step unit of more than 1 RE and for a multi-step unit of less
+    than 1 RE: the chart's "whichever is more" applies.
+
+    >>> recovery_reading(Unit(name="Bde", side="Axis", re=Fraction(2)))
+    '2 T × 2 RE, not per unit: per unit or RE, whichever is more (chart 12.10b)'
+    >>> recovery_reading(Unit(name="Bn", side="Axis")) is None
+    True
+    """
+    if unit.steps <= 1 and unit.re > 1:
+        return f"2 T × {unit.re} RE, not per unit: per unit or RE, whichever is more (chart 12.10b)"
+    if unit.steps > 1 and unit.re < 1:
+        return f"2 T per unit, not × {unit.re} RE: per unit or RE, whichever is more (chart 12.10b)"
+    return None
+
+
 def recovery_deficit(unit: Unit) -> int:
     """Tokens a unit needs to recover fully: levels × 2 T × max(1, RE) (OCS 12.10e).
 
@@ -114,11 +133,14 @@ def resolve_recover(state: OcsState, action: Recover) -> Outcome[OcsState]:
             changed.append(unit.model_copy(update={"internals": level}))
             spent = (LEVELS_TO_RECOVER[unit.internals] - LEVELS_TO_RECOVER[level]) * per_level
             shown = "no marker" if level == "NONE" else level
+            reading = recovery_reading(unit)
             steps.append(
                 Step(
                     rule="OCS 12.10e",
                     text=f"{unit.name}: {unit.internals} → {shown} for {format_tokens(spent)} "
-                    f"({format_tokens(per_level)} per level)",
+                    f"({format_tokens(per_level)} per level"
+                    + (f"; {reading}" if reading else "")
+                    + ")",
                 )
             )
             facts.append((unit.name, shown))
@@ -153,5 +175,6 @@ __all__ = [
     "TOKENS_PER_LEVEL",
     "recovery_cost_per_level",
     "recovery_deficit",
+    "recovery_reading",
     "resolve_recover",
 ]

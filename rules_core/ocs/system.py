@@ -151,7 +151,9 @@ class OcsSystem(GameSystem[OcsState, AnyOcsAction]):
     stocks for a unit standing on its side's dump (12.10a), no Supply Phase ending with a marked
     unit on its dump unrecovered and no eating before the recovery of a marked unit that reaches
     the dump (12.10e A), one Attrition roll per stack (chart 12.8), the ground and the loads in
-    a hex one dump for blowing (12.1b, 12.11a). 2: a unit's name differing from another's only
+    a hex one dump for blowing (12.1b, 12.11a), a capture only by a unit in the hex and in the
+    Movement Phase as tracked (12.11b), a Breakout's return from the game's turn (12.8e), the
+    defenders of one combat in one hex (12.4). 2: a unit's name differing from another's only
     in case is refused (1 accepted "Pz" beside "pz")."""
     state_type = OcsState
     action_types = ACTION_TYPES

@@ -150,7 +150,7 @@ def problems(before: OcsState, action: Any, outcome: Outcome[OcsState]) -> Itera
                 left += [m.name for m in after.fuel_markers if m.side == action.side]
             problem = None if not left else f"Fuel ended, but {', '.join(left)} still fueled"
         elif isinstance(action, Breakout) and subject in ("Breakout", "Returns"):
-            problem = _breakout(after, action, subject, value)
+            problem = _breakout(before, after, action, subject, value)
         elif isinstance(action, Capture) and value.endswith("captured"):
             problem = _capture(before, after, action, subject, value)
         elif subject in before.sides or subject == "settings":
@@ -175,7 +175,9 @@ def _phase(state: OcsState) -> str:
     return PHASE_NAMES[state.phase] if state.phase is not None else "no phase"
 
 
-def _breakout(after: OcsState, action: Breakout, subject: str, value: str) -> str | None:
+def _breakout(
+    before: OcsState, after: OcsState, action: Breakout, subject: str, value: str
+) -> str | None:
     unit = _unit(after, action.unit.strip())
     if value == "failed":
         ok = unit is not None and unit.location == "dead pile"
@@ -183,7 +185,8 @@ def _breakout(after: OcsState, action: Breakout, subject: str, value: str) -> st
         ok = unit is not None and unit.location == "reinforcement"
     elif subject == "Returns":
         turns = int(value.split()[1])
-        ok = unit is not None and unit.return_turn == action.turn + turns
+        start = before.turn if action.turn is None else action.turn
+        ok = unit is not None and unit.return_turn == start + turns
     else:
         won = int(value.split()[0])
         back = [u for u in after.units if u.location == "reinforcement" and u.kind == "transport"]

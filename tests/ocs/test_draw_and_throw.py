@@ -52,7 +52,7 @@ def test_an_attack_draws_from_two_dumps_in_the_order_named() -> None:
 
 
 def test_a_defence_and_eating_draw_from_several_dumps_too() -> None:
-    pair = (BN1, BN2)
+    pair = (BN1, BN2.model_copy(update={"hex": "C1"}))  # one combat: one hex (12.4)
     out = run(game(*pair, dumps=DUMPS), Defend(defenders=("Bn1", "Bn2"), dump="A1, A2"))
     assert out.fact("Dump") == "-2 T"
     assert out.state.dumps == (Dump(side="Axis", hex="A2", tokens=2),)

@@ -473,7 +473,10 @@ def test_E16_capture_3SP_ground_at_25_percent_takes_3T() -> None:
     assert out.state == game(moto, dumps=[Dump(side="Axis", hex="B2", tokens=3)])  # 9 T destroyed
     assert out.facts == (("Dump", "3 T captured"),)
     assert out.rules_cited() == ["OCS 12.11b"]
-    assert "25% of 3 SP: 3 T captured, 2 SP 1 T destroyed" in out.explanation()[0]
+    assert (
+        "25% of 3 SP = 3 T, rounded to the nearest Token (halves up): 3 T captured, 2 SP 1 T "
+        "destroyed" in out.explanation()[0]
+    )
 
 
 def test_E16_capture_2_wagons_at_75_percent_takes_2() -> None:

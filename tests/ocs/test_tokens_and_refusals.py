@@ -119,7 +119,7 @@ BAD: list[tuple[AnyOcsAction, type[RulesError], str]] = [
     (Blow(side="Axis", dump="A1", amount="3 SP"), IllegalAction, "Only 2 SP is on the ground"),
     (Blow(side="Axis", dump="A1", amount="0 T"), InvalidInput, "at least 1 T"),
     (Blow(side="Axis", dump="B2", amount="1 T"), IllegalAction, "belongs to Soviet"),
-    (Capture(side="Axis", hex="B2", unit="Bn"), IllegalAction, "Red Bn must be evicted"),
+    (Capture(side="Axis", hex="B2", unit="Bn"), IllegalAction, "Bn is in A1, not in B2"),
     (Capture(side="Axis", hex="A1", unit="Bn"), IllegalAction, "no enemy SP"),
     (Capture(side="Axis", hex="B2", unit="Red Bn"), InvalidInput, "belongs to Soviet, not Axis"),
     (Strength(unit="Ghost", mode="attack"), InvalidInput, "no unit called 'Ghost'"),

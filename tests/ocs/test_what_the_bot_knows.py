@@ -19,10 +19,13 @@ from rules_core.ocs.actions import (
     AnyOcsAction,
     Attack,
     Attrition,
+    Breakout,
+    Capture,
     Defend,
     Recover,
     SetPhase,
     Trace,
+    UnitMove,
 )
 from rules_core.ocs.state import Dump, OcsState, Unit
 from tests.ocs.helpers import game, run
@@ -199,3 +202,120 @@ def test_attrition_waits_for_the_trace_checks_of_the_whole_stack() -> None:
     assert out.steps[1].text.startswith("OCS 12.8b") is False
     assert "Three, Fresh (5 step(s))" in out.explanation()[1]
     assert out.steps[2].modifiers[0].value == 3
+
+
+# --- 12.11b, 12.8e, 12.4: other facts the bot holds ----------------------------------------------
+
+SOVIET_DUMP = Dump(side="Soviet", hex="B2", tokens=12)
+
+
+def test_a_capture_is_rolled_only_by_a_unit_that_entered_the_hex() -> None:
+    state = game(Unit(name="Moto", side="Axis", hex="A1"), dumps=[SOVIET_DUMP])
+    capture = Capture(side="Axis", hex="B2", unit="Moto")
+    error = refused(state, capture, "OCS 12.11b")
+    assert error.startswith("Moto is in A1, not in B2: a capture is rolled when it enters the hex")
+    entered = run(state, UnitMove(unit="Moto", hex="B2")).state
+    assert run(entered, capture, [2]).fact("Dump") == "3 T captured"
+
+
+def test_captured_vehicles_move_only_when_the_tracked_phase_is_the_captors_movement_phase() -> None:
+    trucks = Unit(name="Trucks", side="Soviet", kind="transport", hex="B2", steps=4, printed_ma=12)
+    state = game(Unit(name="Moto", side="Axis", hex="B2"), trucks)
+    in_combat = at(state, "Axis", "combat")
+    out = run(in_combat, Capture(side="Axis", hex="B2", unit="Moto"), [6])
+    assert "captured vehicles may not move this phase" in " ".join(out.explanation())
+    error = refused(
+        in_combat, Capture(side="Axis", hex="B2", unit="Moto", movement_phase=True), "OCS 12.11b"
+    )
+    assert error.startswith("It is Axis's combat phase: the capture happens outside Axis's")
+    moving = run(at(state, "Axis", "movement"), Capture(side="Axis", hex="B2", unit="Moto"), [6])
+    assert "captured vehicles may move this phase" in " ".join(moving.explanation())
+
+
+def test_a_breakout_return_is_counted_from_the_games_turn() -> None:
+    cut = Unit(name="Pz", side="Axis", hex="A1", out_of_supply=True, trace="none")
+    state = at(game(cut), "Axis", "supply", turn=4)
+    out = run(state, Breakout(unit="Pz"), [5, 2])  # first turn: 5 + 1, returns in 2 turns
+    assert out.state.unit("Pz").return_turn == 6
+    refused(state, Breakout(unit="Pz", turn=1), "OCS 12.8e")
+
+
+def test_the_defenders_of_one_combat_stand_in_one_hex() -> None:
+    a = Unit(name="A", side="Axis", hex="C1", re=Fraction(1, 2))
+    b = Unit(name="B", side="Axis", hex="C2", re=Fraction(1, 2))
+    state = game(a, b, dumps=[Dump(side="Axis", hex="A1", tokens=4)])
+    error = refused(state, Defend(defenders=("A", "B"), dump="A1"), "OCS 12.4")
+    assert error.startswith("The defenders of one combat stand in one hex; these stand in C1, C2")
+    alone = run(state, Defend(defenders=("A",), dump="A1"))
+    assert alone.fact("Dump") == "-1 T"  # 1/2 RE: 1 RE or less, 1 T
+
+
+# --- readings stated in the reply ---------------------------------------------------------------
+
+
+def test_recovery_of_a_one_step_unit_of_two_re_says_the_charts_reading() -> None:
+    """12.10e "2T per unit (or RE if a multi-step unit)" against chart 12.10b "per unit or RE
+    (whichever is more)": the chart's reading applies, and the reply says so."""
+    bde = Unit(name="Bde", side="Axis", hex="0905", re=Fraction(2), internals="LOW")
+    out = run(game(bde, dumps=[DUMP]), Recover(side="Axis", dump="0905"))
+    assert out.fact("Dump") == "-1 SP"
+    assert out.explanation()[-1] == (
+        "OCS 12.10e: Bde: LOW → no marker for 1 SP (1 SP per level; 2 T × 2 RE, not per unit: "
+        "per unit or RE, whichever is more (chart 12.10b))"
+    )
+    small = Unit(name="Small", side="Axis", hex="0905", steps=2, re=Fraction(1, 2), internals="LOW")
+    out = run(game(small, dumps=[DUMP]), Recover(side="Axis", dump="0905"))
+    assert out.fact("Dump") == "-2 T"
+    assert "2 T per unit, not × 1/2 RE" in out.explanation()[-1]
+
+
+def test_capture_of_transport_points_says_how_the_points_were_rounded() -> None:
+    trucks = Unit(name="Trucks", side="Soviet", kind="transport", hex="B2", steps=2, printed_ma=12)
+    state = game(Unit(name="Moto", side="Axis", hex="B2"), trucks)
+    out = run(state, Capture(side="Axis", hex="B2", unit="Moto"), [3])  # 25% of 2 = 1/2
+    assert (
+        "25% of 2 point(s) = 1/2, rounded to the nearest point (halves up): 1 captured"
+        in (out.explanation()[0])
+    )
+    even = game(Unit(name="Moto", side="Axis", hex="B2"), trucks, ocs_rounding="half-even")
+    out = run(even, Capture(side="Axis", hex="B2", unit="Moto"), [3])
+    assert "rounded to the nearest point (halves to even): 0 captured" in out.explanation()[0]
+
+
+# --- boundaries of the tables (a changed comparison fails a test) --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("steps", "brigade", "dak", "cost"),
+    [
+        (2, True, True, 1),  # DAK: a 2-step brigade costs 1 T
+        (3, True, True, 3),  # exactly 2 steps: a 3-step brigade pays 1 T a step
+        (1, True, True, 1),
+        (2, False, True, 2),  # only brigades
+        (2, True, False, 2),  # only in DAK
+    ],
+)
+def test_the_dak_brigade_exception_is_exactly_two_steps(
+    steps: int, brigade: bool, dak: bool, cost: int
+) -> None:
+    unit = Unit(name="Bde", side="Axis", hex="A1", steps=steps, re=Fraction(steps),
+                brigade=brigade)  # fmt: skip
+    state = game(unit, dumps=[Dump(side="Axis", hex="A1", tokens=8)], dak_brigades=dak)
+    assert run(state, Attack(attackers=("Bde",), dump="A1")).fact("Dump") == f"-{cost} T"
+
+
+@pytest.mark.parametrize(
+    ("re", "cost"), [("1/2", 1), ("1", 1), ("5/4", 2), ("3", 2)]
+)  # 12.4: "for 1 RE or less, cost is just 1T"
+def test_the_defence_costs_1T_at_1_RE_or_less_and_2T_above(re: str, cost: int) -> None:
+    unit = Unit(name="D", side="Axis", hex="A1", re=Fraction(re))
+    state = game(unit, dumps=[Dump(side="Axis", hex="A1", tokens=8)])
+    assert run(state, Defend(defenders=("D",), dump="A1")).fact("Dump") == f"-{cost} T"
+
+
+@pytest.mark.parametrize(("steps", "drm"), [(4, 0), (5, 3)])
+def test_the_plus_three_begins_at_five_oos_steps(steps: int, drm: int) -> None:
+    state = game(_oos("A", steps - 1), _oos("B", 1))
+    out = run(state, Attrition(units=("A",)), [1, 1])
+    [rolled] = [step for step in out.steps if step.dice]
+    assert sum(m.value for m in rolled.modifiers) == drm

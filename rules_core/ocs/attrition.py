@@ -117,14 +117,16 @@ def attrition_stack(state: OcsState, action: Attrition) -> list[Unit]:
     (hex,) = hexes
     if hex is None:
         return units
+    named = {u.name for u in units}
+    side = units[0].side
     others = [
         u
         for u in state.units
-        if u.side == units[0].side
-        and u.hex == hex
+        if u.hex == hex
+        and u.side == side
+        and u.name not in named
         and u.location == "map"
         and u.steps > 0
-        and u not in units
     ]
     return units + others
 
@@ -137,7 +139,7 @@ def plan_attrition(state: OcsState, action: Attrition) -> AttritionPlan:
     '3'
     """
     units = attrition_stack(state, action)
-    named = {state.unit(n.strip()).name for n in action.units}
+    named = {u.name for u in units[: len(action.units)]}
     oos = tuple(u for u in units if u.out_of_supply and u.location == "map" and u.steps > 0)
     if not oos:
         raise IllegalAction(

@@ -29,7 +29,7 @@ from bot.console import CONSOLE_GUILD, Console, ConsoleOptions, Reproducible
 from bot.dice.game_dice import FaceScript
 from bot.log.gamelog import rebuild_state, replay_action
 from bot.service.game_service import GameService
-from bot.storage import Repository
+from bot.storage import open_repository
 from rules_core.outcome import Outcome
 from rules_core.system import SYSTEM_NAMES, GameSystem, get_system
 from tests.docs.examples import ROOT, doc_files, sessions
@@ -136,7 +136,7 @@ def _check_game(
 async def _play(script: Script, workdir: Path) -> list[Finding]:
     workdir.mkdir(parents=True, exist_ok=True)
     database = workdir / "game.db"
-    repo = await Repository.open(database)
+    repo = await open_repository(database)
     findings: list[Finding] = []
     try:
         # the console's own reproducible sources: a game with real dice plays the same every

@@ -214,14 +214,6 @@ MAX_FUNCTION_LINES = 100
 
 KNOWN_LONG: frozenset[str] = frozenset(
     {
-        # rules_core/asl (being split: legality, planning, resolution and application apart)
-        "rules_core/asl/fire.py",
-        "rules_core/asl/fire.py: mg_usage",
-        "rules_core/asl/fire.py: plan_fire",
-        "rules_core/asl/fire.py: resolve_fire",
-        "rules_core/asl/preview.py: fire_preview",
-        "rules_core/asl/tohit.py: resolve_tohit",
-        "rules_core/ocs/units.py: resolve_unit_change",
         # bot/log (the verifiers)
         "bot/log/verify.py: verify_lines",
         "bot/log/verify_dice.py: check",

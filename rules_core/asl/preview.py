@@ -170,18 +170,21 @@ def _selections(pool: tuple[str, ...], scale: int) -> list[tuple[frozenset[str],
     return [(frozenset({name}), _exactly_num(n, 1) * factor) for name in pool]
 
 
-def fire_preview(state: AslState, action: Fire) -> FirePreview:
-    """Each weapon's and unit's odds, the chance nothing bad happens, the likeliest results.
+@dataclass(frozen=True)
+class _Totals:
+    """Per DR total: each weapon's fate and Low mark, the A9.71 pool, who suffers without a
+    Random Selection, and the MMC FB16.2 reaches; with the largest pools' sizes."""
 
-    Validates like the attack itself (a refused declaration is refused here too, no die).
-    Chances are summed as integers over one denominator (36 · 6^a · 6^b for the largest Random
-    Selections a and b) and made fractions at the end. A9.2, A9.7, A9.71, FB16.2, FB16.21,
-    FB16.34, FB16.5.
-    """
-    plan = plan_fire(state, action)
-    weapons = plan.weapons
-    names = tuple(w.name for w in weapons)
-    # per DR total: each weapon's fate and Low mark; the A9.71 pool; who suffers without one
+    fates: dict[int, list[tuple[Fate, bool]]]
+    pools: dict[int, tuple[str, ...]]
+    forced: dict[int, frozenset[str]]
+    triggered: dict[int, tuple[str, ...]]
+    nw: int
+    nm: int
+
+
+def _totals(plan: FirePlan) -> _Totals:
+    """What each DR total does to the plan's weapons and MMC (A9.7, A9.71, FB16.2)."""
     fates: dict[int, list[tuple[Fate, bool]]] = {}
     pools: dict[int, tuple[str, ...]] = {}
     forced: dict[int, frozenset[str]] = {}
@@ -190,7 +193,7 @@ def fire_preview(state: AslState, action: Fire) -> FirePreview:
         row = []
         pool = []
         always = set()
-        for w in weapons:
+        for w in plan.weapons:
             fate, normal, _, mark = weapon_fate(w, t)
             row.append((fate, mark))
             if fate != Fate.OK:
@@ -204,35 +207,35 @@ def fire_preview(state: AslState, action: Fire) -> FirePreview:
         triggered[t] = tuple(m.name for m in plan.mmc if unit_replacement_triggered(m.level, t))
     nw = max(len(p) for p in pools.values())
     nm = max(len(p) for p in triggered.values())
-    w_one, m_one = 6**nw, 6**nm
-    w_den, m_den = 36 * w_one, 36 * m_one
-    effect = {
-        m.name: (
-            f"replaced by {m.chain[0]}"
-            if m.chain
-            else ("unaffected (Berserk)" if m.berserk else "broken")
-        )
-        for m in plan.mmc
-    }
+    return _Totals(fates, pools, forced, triggered, nw, nm)
+
+
+Subject = tuple[str, tuple[tuple[str, Fraction], ...], Fraction | None]
+
+
+def _weapon_subjects(plan: FirePlan, tt: _Totals) -> list[Subject]:
+    """Each weapon's results with their chances and its chance to keep Multiple ROF (A9.2)."""
+    w_one = 6**tt.nw
+    w_den = 36 * w_one
     # each weapon: P(affected | total) × 6^nw
     affected: list[dict[int, int]] = []
-    for i, w in enumerate(weapons):
+    for i, w in enumerate(plan.weapons):
         per_total = {}
         for t in range(2, 13):
-            fate, _ = fates[t][i]
+            fate, _ = tt.fates[t][i]
             if fate == Fate.OK:
                 per_total[t] = 0
-            elif w.name in forced[t]:
+            elif w.name in tt.forced[t]:
                 per_total[t] = w_one
             else:
-                n = len(pools[t])
-                per_total[t] = _alone_num(n) * 6 ** (nw - n)
+                n = len(tt.pools[t])
+                per_total[t] = _alone_num(n) * 6 ** (tt.nw - n)
         affected.append(per_total)
-    subjects: list[tuple[str, tuple[tuple[str, Fraction], ...], Fraction | None]] = []
-    for i, w in enumerate(weapons):
+    subjects: list[Subject] = []
+    for i, w in enumerate(plan.weapons):
         dist: dict[str, int] = {}
         for t in range(2, 13):
-            fate, mark = fates[t][i]
+            fate, mark = tt.fates[t][i]
             hit = affected[i][t]
             if hit:
                 word = _word(w.kind, fate, mark)
@@ -251,41 +254,75 @@ def fire_preview(state: AslState, action: Fire) -> FirePreview:
             kept = Fraction(ways, w_den)
         ranked = sorted(dist.items(), key=lambda kv: (kv[0] != "fine", -kv[1]))
         subjects.append((w.name, tuple((k, Fraction(v, w_den)) for k, v in ranked), kept))
+    return subjects
+
+
+def _mmc_subjects(plan: FirePlan, tt: _Totals) -> list[Subject]:
+    """Each MMC's chance of FB16.2 Unit Replacement, and what it would do to it."""
+    m_den = 36 * 6**tt.nm
+    subjects: list[Subject] = []
     for m in plan.mmc:
+        effect = (
+            f"replaced by {m.chain[0]}"
+            if m.chain
+            else ("unaffected (Berserk)" if m.berserk else "broken")
+        )
         hit_ways = 0
         for t in range(2, 13):
-            if m.name in triggered[t]:
-                n = len(triggered[t])
-                hit_ways += WAYS[t] * _alone_num(n) * 6 ** (nm - n)
+            if m.name in tt.triggered[t]:
+                n = len(tt.triggered[t])
+                hit_ways += WAYS[t] * _alone_num(n) * 6 ** (tt.nm - n)
         dist_m = (
             ("no effect", Fraction(m_den - hit_ways, m_den)),
-            (f"Unit Replacement: {effect[m.name]}", Fraction(hit_ways, m_den)),
+            (f"Unit Replacement: {effect}", Fraction(hit_ways, m_den)),
         )
         subjects.append((m.name, tuple((k, v) for k, v in dist_m if v), None))
-    # nothing bad: no weapon breaks or is marked Low Ammo, no unit replaced or broken
-    harmless = {m.name for m in plan.mmc if m.berserk and not m.chain}  # FB16.2: unaffected
+    return subjects
+
+
+def _nothing_bad(plan: FirePlan, tt: _Totals) -> Fraction:
+    """No weapon breaks or is marked Low Ammo, no unit replaced or broken (FB16.2: a berserk
+    unit with no lower counter is unaffected)."""
+    m_one = 6**tt.nm
+    harmless = {m.name for m in plan.mmc if m.berserk and not m.chain}
     good = 0
     for t in range(2, 13):
-        if pools[t] or forced[t] or any(mark for _, mark in fates[t]):
+        if tt.pools[t] or tt.forced[t] or any(mark for _, mark in tt.fates[t]):
             continue
-        mmc_pool = triggered[t]
+        mmc_pool = tt.triggered[t]
         if not mmc_pool:
             good += WAYS[t] * m_one
             continue
         b = sum(1 for name in mmc_pool if name in harmless)
-        good += WAYS[t] * _only_num(b, len(mmc_pool) - b) * 6 ** (nm - len(mmc_pool))
+        good += WAYS[t] * _only_num(b, len(mmc_pool) - b) * 6 ** (tt.nm - len(mmc_pool))
+    return Fraction(good, 36 * m_one)
+
+
+def fire_preview(state: AslState, action: Fire) -> FirePreview:
+    """Each weapon's and unit's odds, the chance nothing bad happens, the likeliest results.
+
+    Validates like the attack itself (a refused declaration is refused here too, no die).
+    Chances are summed as integers over one denominator (36 · 6^a · 6^b for the largest Random
+    Selections a and b) and made fractions at the end. A9.2, A9.7, A9.71, FB16.2, FB16.21,
+    FB16.34, FB16.5.
+    """
+    plan = plan_fire(state, action)
+    names = tuple(w.name for w in plan.weapons)
+    tt = _totals(plan)
+    subjects = _weapon_subjects(plan, tt) + _mmc_subjects(plan, tt)
     combinations_to_rank = sum(
-        _count(len(pools[t])) * _count(len(triggered[t])) * (6 - abs(t - 7)) for t in range(2, 13)
+        _count(len(tt.pools[t])) * _count(len(tt.triggered[t])) * (6 - abs(t - 7))
+        for t in range(2, 13)
     )
     rankable = combinations_to_rank <= RANK_BUDGET
     top, other = (
-        _top_results(plan, names, fates, pools, forced, triggered, nw, nm)
+        _top_results(plan, names, tt.fates, tt.pools, tt.forced, tt.triggered, tt.nw, tt.nm)
         if rankable
         else ((), Fraction(1))
     )
     return FirePreview(
         subjects=tuple(subjects),
-        nothing_bad=Fraction(good, m_den),
+        nothing_bad=_nothing_bad(plan, tt),
         top=top,
         ranked=rankable,
         other=other,

@@ -159,6 +159,37 @@ def _validate_mg_as_ordnance(state: AslState, mg: Weapon, phase: str, action: To
     return mg_usage(state, [mg], [], phase=phase, range_=action.range, helper=None, leader=None)
 
 
+def _rof_marker(
+    gun: Weapon, action: ToHit, phase: str, colored: int, steps: list[Step], facts: list[Fact]
+) -> dict[str, object]:
+    """A fired Gun's marker and whether it keeps Multiple ROF (C5.6, A9.2, C2.24); adds its
+    steps and facts, returns the weapon's update."""
+    rof_rule = "A9.2" if gun.is_mg else "C2.24"
+    marker: FireMarker
+    if action.intensive:
+        marker = "intensive"
+        steps.append(Step(rule="C5.6", text=f"{gun.name} marked Intensive Fire"))
+        if gun.rof is not None:
+            facts.append((f"ROF ({gun.name})", "lost"))
+    elif gun.rof is not None and colored <= gun.rof:
+        marker = gun.fire_marker
+        facts.append((f"ROF ({gun.name})", "kept"))
+        steps.append(
+            Step(rule=rof_rule, text=f"colored dr {colored} ≤ ROF {gun.rof} — keeps Multiple ROF")
+        )
+    else:
+        marker = PHASE_FIRE_MARKER[phase]
+        if gun.rof is not None:
+            facts.append((f"ROF ({gun.name})", "lost"))
+        shown = "no marker needed" if marker == "none" else f"{MARKER_NAMES[marker]} counter"
+        steps.append(Step(rule=rof_rule, text=f"{gun.name}: {shown}"))
+    update: dict[str, object] = {"fire_marker": marker}
+    kept = not action.intensive and gun.rof is not None and colored <= gun.rof
+    if not kept:
+        update["spent"] = True  # A9.2: no Multiple ROF left this phase
+    return update
+
+
 def resolve_tohit(state: AslState, action: ToHit, dice: Dice) -> Outcome[AslState]:
     """Resolve a To Hit DR for a Gun (A9.7, C5.6, C8.9, FB16.41-16.43, FB16.52, FB16.62).
 
@@ -226,34 +257,10 @@ def resolve_tohit(state: AslState, action: ToHit, dice: Dice) -> Outcome[AslStat
     if mark:
         update["low_ammo"] = True
     ammo_effect = depletion_result(dr, ammo[1]) if ammo is not None else None
-    rof_rule = "A9.2" if gun.is_mg else "C2.24"
     if fate == Fate.OK and ammo_effect == "not fired, depleted":
         steps.append(Step(rule="C8.9", text=f"the shot is not fired — {gun.name} may still fire"))
     elif fate == Fate.OK:
-        marker: FireMarker
-        if action.intensive:
-            marker = "intensive"
-            steps.append(Step(rule="C5.6", text=f"{gun.name} marked Intensive Fire"))
-            if gun.rof is not None:
-                facts.append((f"ROF ({gun.name})", "lost"))
-        elif gun.rof is not None and colored <= gun.rof:
-            marker = gun.fire_marker
-            facts.append((f"ROF ({gun.name})", "kept"))
-            steps.append(
-                Step(
-                    rule=rof_rule, text=f"colored dr {colored} ≤ ROF {gun.rof} — keeps Multiple ROF"
-                )
-            )
-        else:
-            marker = PHASE_FIRE_MARKER[phase]
-            if gun.rof is not None:
-                facts.append((f"ROF ({gun.name})", "lost"))
-            shown = "no marker needed" if marker == "none" else f"{MARKER_NAMES[marker]} counter"
-            steps.append(Step(rule=rof_rule, text=f"{gun.name}: {shown}"))
-        update["fire_marker"] = marker
-        kept = not action.intensive and gun.rof is not None and colored <= gun.rof
-        if not kept:
-            update["spent"] = True  # A9.2: no Multiple ROF left this phase
+        update.update(_rof_marker(gun, action, phase, colored, steps, facts))
     if ammo is not None and ammo_effect is not None:
         kind, number = ammo
         effect = ammo_effect

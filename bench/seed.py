@@ -25,7 +25,7 @@ CHUNK = 5_000
 class SeedingRepository(SQLiteRepository):
     """Appends return at once and are written ``CHUNK`` at a time (one transaction each)."""
 
-    _buffer: list[tuple[Append, int, asyncio.Future[None]]]
+    _buffer: list[tuple[Append, int, asyncio.Future[None], float]]
 
     @classmethod
     async def open_seeding(cls, path: Path | str) -> SeedingRepository:
@@ -40,7 +40,7 @@ class SeedingRepository(SQLiteRepository):
     async def append(self, change: Append, expected_head: int) -> None:
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         future.set_result(None)
-        self._buffer.append((change, expected_head, future))
+        self._buffer.append((change, expected_head, future, float("inf")))  # no deadline
         if len(self._buffer) >= CHUNK:
             await self.flush()
 

@@ -46,7 +46,11 @@ def _settings() -> Settings:
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Run the Discord bot."""
-    overrides = {"REFEREE_SHARDS": args.shards, "REFEREE_SHARD_COUNT": args.shard_count}
+    overrides = {
+        "REFEREE_SHARDS": args.shards,
+        "REFEREE_SHARD_COUNT": args.shard_count,
+        "REFEREE_CLUSTER": args.cluster,
+    }
     for name, value in overrides.items():
         if value is not None:
             os.environ[name] = str(value)
@@ -171,13 +175,20 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     run = sub.add_parser("run", help="run the Discord bot (needs DISCORD_TOKEN)")
     run.add_argument(
-        "--shards", metavar="IDS", help="run only these shards, like 0-3 (REFEREE_SHARDS)"
+        "--shards",
+        metavar="IDS",
+        help="run only these shards, like 0-3, or auto: Discord's count (REFEREE_SHARDS)",
     )
     run.add_argument(
         "--shard-count",
         type=int,
         metavar="N",
-        help="the bot's number of shards, with --shards (REFEREE_SHARD_COUNT)",
+        help="the bot's number of shards, with --shards or --cluster (REFEREE_SHARD_COUNT)",
+    )
+    run.add_argument(
+        "--cluster",
+        metavar="I/N",
+        help="this is process I (from 0) of N: run the I-th slice of the shards (REFEREE_CLUSTER)",
     )
     run.set_defaults(handler=cmd_run)
     console = sub.add_parser("console", help="play from a terminal or a file, without Discord")

@@ -71,3 +71,35 @@ class DiceScriptRanOut(UserError):
 
 
 __all__ += ["CannotVoid", "DiceScriptRanOut", "SeatTaken"]
+
+
+class Unavailable(UserError):
+    """The bot could not do it now, for a reason of its own rather than the user's (its database
+    did not answer in time, is overloaded, or cannot be reached); nothing was changed. ``kind``
+    names the failure for the operator's log and metrics (one line per kind, with a count)."""
+
+    kind = "unavailable"
+
+
+class DatabaseTimeout(Unavailable):
+    """A database call passed its deadline (``REFEREE_DB_TIMEOUT``), or no connection of the pool
+    came free in time; what it would have written is refused by the database after the deadline,
+    so nothing was changed."""
+
+    kind = "database timeout"
+
+
+class DatabaseBusy(Unavailable):
+    """Too many requests of this process already wait for the database (``REFEREE_DB_QUEUE``):
+    refused at once, before anything is sent."""
+
+    kind = "database busy"
+
+
+class DatabaseUnreachable(Unavailable):
+    """The database refused or dropped the connection (down, restarting, out of connections)."""
+
+    kind = "database unreachable"
+
+
+__all__ += ["DatabaseBusy", "DatabaseTimeout", "DatabaseUnreachable", "Unavailable"]

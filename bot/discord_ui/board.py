@@ -22,8 +22,9 @@ from typing import Any
 
 import discord
 
-from bot.errors import UserError
+from bot.errors import Unavailable, UserError
 from bot.models import Place, Reply
+from bot.ops.logs import FAILURES
 from bot.render.embed import render_embed
 
 log = logging.getLogger(__name__)
@@ -146,6 +147,8 @@ class BoardKeeper:
                 self._dirty.discard(key)
                 try:
                     await self._update(key, place)
+                except Unavailable as exc:  # the database: counted, one line per kind
+                    FAILURES.note(exc.kind, exc.user_message)
                 except Exception:  # a board must never break the game
                     log.exception("Could not update the status board of channel %s", key[1])
                 self._last[key] = time.monotonic()

@@ -27,6 +27,7 @@ from bot.discord_ui.tree import RefereeTree
 from bot.errors import SettingsUnusable
 from bot.event_loop import loop_factory
 from bot.models import Place, Reply
+from bot.ops.shards import IdentifyPace, ShardPlan, plan_from_gateway
 from bot.storage.base import StorageUnavailable
 
 log = logging.getLogger(__name__)
@@ -134,7 +135,15 @@ class RefereeBot(commands.Bot):
         """Run ``hook`` once when the bot closes, after the gateway (close the database)."""
         self._close_hooks.append(hook)
 
+    def owns_guild(self, guild_id: int) -> bool:
+        """Whether the server's events come to this process (one process: every server's)."""
+        return True
+
+    async def plan_shards(self) -> None:
+        """Settle which shards this process runs, before anything else starts (a sharded bot)."""
+
     async def setup_hook(self) -> None:
+        await self.plan_shards()
         for hook in self._startup_hooks:
             await hook()
         for extension in self.initial_extensions:
@@ -189,13 +198,61 @@ def settle_garbage_collector() -> None:
 
 
 class ShardedRefereeBot(RefereeBot, commands.AutoShardedBot):
-    """The bot owning some of the bot's shards (``referee run --shards 0-3 --shard-count 8``):
+    """The bot owning some of the bot's shards (``referee run --shards 0-3 --shard-count 8``, or
+    ``--shards auto --cluster 0/2``: as many as Discord recommends, this process's half):
     several such processes, each with its own shards, share one PostgreSQL database. Only the
-    process owning shard 0 syncs the commands."""
+    process owning shard 0 syncs the commands. Shards identify as fast as Discord's
+    ``max_concurrency`` allows (:class:`~bot.ops.shards.IdentifyPace`)."""
+
+    shard_plan: ShardPlan | None = None
+
+    def __init__(self, settings: Settings, **options: Any) -> None:
+        super().__init__(settings, **options)
+        self.identify_pace = IdentifyPace()
+
+    async def plan_shards(self) -> None:
+        """Ask Discord (``GET /gateway/bot``) for the recommended shard count (``--shards auto``)
+        and the number of shards that may identify at once, and settle this process's shards.
+
+        :raises SettingsUnusable: ``--shards auto`` and Discord did not answer.
+        """
+        settings = self.settings
+        answer: tuple[int, str, Any]
+        try:
+            answer = await self.http.get_bot_gateway()
+        except (discord.HTTPException, discord.GatewayNotFound) as exc:
+            if settings.auto_shards():
+                raise SettingsUnusable(
+                    "Discord did not say how many shards the bot needs (GET /gateway/bot failed: "
+                    f"{exc}); start again, or give --shard-count instead of --shards auto."
+                ) from None
+            log.warning("GET /gateway/bot failed (%s); identifying one shard every 5 s", exc)
+            answer = (self.shard_count or 1, "", {"max_concurrency": 1})
+        count = None if settings.auto_shards() else self.shard_count
+        plan = plan_from_gateway(answer, settings.cluster_slot(), count)
+        if count is not None:  # the shards given by hand stay as given
+            plan = ShardPlan(plan.count, self.shard_ids, plan.max_concurrency)
+        self.shard_count, self.shard_ids = plan.count, plan.ids
+        self.identify_pace.max_concurrency = plan.max_concurrency
+        self.shard_plan = plan
+        shards = plan.ids if plan.ids is not None else list(range(plan.count))
+        log.info(
+            "Running shards %s of %s (%d may identify at once)",
+            shards, plan.count, plan.max_concurrency,
+        )  # fmt: skip
+
+    def owns_guild(self, guild_id: int) -> bool:
+        return self.shard_plan is None or self.shard_plan.owns(guild_id)
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        await self.identify_pace.wait(shard_id)
 
 
 def make_bot(settings: Settings, extensions: Sequence[str] = INITIAL_EXTENSIONS) -> RefereeBot:
-    """The bot of ``settings``: sharded if ``REFEREE_SHARDS`` (``--shards``) names shards."""
+    """The bot of ``settings``: sharded if ``REFEREE_SHARDS`` (``--shards``) names shards or is
+    ``auto``, or ``REFEREE_CLUSTER`` gives this process a slice of a shard count."""
+    if settings.auto_shards():
+        return ShardedRefereeBot(settings, extensions=extensions)
     shard_ids = settings.shard_ids()
     if shard_ids is None:
         return RefereeBot(settings, extensions=extensions)
@@ -204,10 +261,16 @@ def make_bot(settings: Settings, extensions: Sequence[str] = INITIAL_EXTENSIONS)
     )
 
 
-def setup_logging(level: str) -> None:
-    """discord.py's log format, at ``REFEREE_LOG_LEVEL``, for the bot and discord.py alike."""
+def setup_logging(level: str, form: str = "text") -> None:
+    """discord.py's log format (or one JSON object a line, ``REFEREE_LOG_FORMAT=json``), at
+    ``REFEREE_LOG_LEVEL``, for the bot and discord.py alike."""
+    from bot.ops.logs import JsonFormatter
+
     numeric = logging.getLevelName(level.upper())
-    discord.utils.setup_logging(level=numeric if isinstance(numeric, int) else logging.INFO)
+    discord.utils.setup_logging(
+        level=numeric if isinstance(numeric, int) else logging.INFO,
+        formatter=JsonFormatter() if form == "json" else discord.utils.MISSING,
+    )
 
 
 async def attach_game_service(bot: RefereeBot) -> None:
@@ -216,10 +279,13 @@ async def attach_game_service(bot: RefereeBot) -> None:
     from bot.dice.beacon.games import config_from_settings
     from bot.service.game_service import GameService
     from bot.storage import describe, open_repository
+    from bot.storage.limits import Limits
 
-    beacon = config_from_settings(bot.settings)  # before the database: nothing left open
-    target = bot.settings.database_target
-    repo = await open_repository(target)
+    settings = bot.settings
+    beacon = config_from_settings(settings)  # before the database: nothing left open
+    target = settings.database_target
+    limits = Limits(timeout=settings.db_timeout, pool=settings.db_pool, queue=settings.db_queue)
+    repo = await open_repository(target, limits)
     service = GameService(
         repo,
         live_games=bot.settings.live_games,
@@ -230,13 +296,30 @@ async def attach_game_service(bot: RefereeBot) -> None:
     if service.resolver is not None:
         service.resolver.on_late = functools.partial(post_late_resolution, bot)
 
-    async def resume() -> None:  # declarations pending when the bot stopped
-        if resumed := await service.resume_beacon():
+    async def resume() -> None:  # declarations pending when the bot stopped, of its shards
+        if resumed := await service.resume_beacon(owns=bot.owns_guild):
             log.info("Resuming %d declaration(s) waiting for a beacon round", resumed)
 
     bot.add_startup_hook(resume)
     bot.add_close_hook(service.close_beacon)
     bot.add_close_hook(repo.close)
+
+    async def count_failures() -> None:  # the counts of a run of failures going on now
+        from bot.ops.logs import FAILURES
+
+        FAILURES.flush()
+
+    bot.add_close_hook(count_failures)
+    if settings.metrics_port is not None:  # /metrics, /healthz, /readyz (bot/ops/health.py)
+        from bot.ops.health import HealthServer
+
+        health = HealthServer(bot, settings.metrics_host, settings.metrics_port)
+
+        async def serve_health() -> None:
+            await health.start()
+
+        bot.add_startup_hook(serve_health)
+        bot.add_close_hook(health.stop)
     log.info("Opened the database %s (%s)", describe(target), repo.engine)
 
 
@@ -290,13 +373,11 @@ def run(
     if not token:
         print("DISCORD_TOKEN is not set; see docs/OPERATING.md.")
         return 2
-    setup_logging(settings.log_level)
+    setup_logging(settings.log_level, settings.log_format)
 
     async def main() -> None:
         log.info("Event loop: %s", type(asyncio.get_running_loop()).__module__.split(".")[0])
         bot = make_bot(settings, extensions)
-        if isinstance(bot, ShardedRefereeBot):
-            log.info("Running shards %s of %s", bot.shard_ids, bot.shard_count)
         if configure is not None:
             await configure(bot)
         await start(bot, token)

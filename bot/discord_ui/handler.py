@@ -35,10 +35,12 @@ from bot.discord_ui.buttons import (
     install_action_buttons,
     used_view,
 )
-from bot.errors import BadCommand, UserError
+from bot.errors import BadCommand, DatabaseBusy, DatabaseTimeout, DatabaseUnreachable, UserError
 from bot.models import Actor, Place, Reply
+from bot.ops import metrics
 from bot.render.embed import render_embed
 from bot.stats.charts import histogram_png
+from rules_core.errors import RulesError
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +65,13 @@ def follow_up_wait(created: float, now: float, window: float) -> float:
     """
     return max(0.0, created + window - min(30.0, window / 20) - now)
 
+
+OUTCOMES: dict[type[Exception], str] = {
+    DatabaseTimeout: "timeout",
+    DatabaseBusy: "busy",
+    DatabaseUnreachable: "unreachable",
+}
+"""The ``outcome`` of an interaction refused for a failure of the database (others: refused)."""
 
 ALREADY_ACKNOWLEDGED = 40060
 MALFUNCTIONED = "malfunctioned"
@@ -199,7 +208,26 @@ class DiscordHandler:
         options: dict[str, Any],
         preview: bool,
     ) -> None:
-        """Build the action, call the service, render and send (the ``ActionHandler``)."""
+        """Build the action, call the service, render and send (the ``ActionHandler``); counted
+        in the metrics by command and outcome (:mod:`bot.ops.metrics`)."""
+        began = time.perf_counter()
+        outcome = "error"
+        try:
+            await self._handle(interaction, path, options, preview)
+            outcome = "ok"
+        except (RulesError, UserError) as exc:
+            outcome = OUTCOMES.get(type(exc), "refused")
+            raise
+        finally:
+            metrics.interaction(" ".join(path), outcome, time.perf_counter() - began)
+
+    async def _handle(
+        self,
+        interaction: discord.Interaction[Any],
+        path: tuple[str, ...],
+        options: dict[str, Any],
+        preview: bool,
+    ) -> None:
         spec = self.registry.find(path)
         values = dict(options)
         if preview:

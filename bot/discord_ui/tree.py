@@ -4,7 +4,9 @@ A user's mistake — a :class:`~rules_core.errors.RulesError` or a :class:`~bot.
 is answered with its one sentence, only to that user; nothing else happens. Discord's own check
 failures (missing permissions, server only) likewise. Anything else is a bug: it is logged with
 its traceback and the interaction id, and the user gets a short apology quoting that id, so an
-operator can find it in the log.
+operator can find it in the log. A failure the bot knows (:class:`~bot.errors.Unavailable`: the
+database timed out, is busy, cannot be reached) is answered with its one sentence and counted in
+the operator's log, one line per kind (:mod:`bot.ops.logs`), without a traceback.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.errors import UserError
+from bot.errors import Unavailable, UserError
+from bot.ops.logs import FAILURES
 from rules_core.errors import RulesError
 
 log = logging.getLogger(__name__)
@@ -40,8 +43,10 @@ def user_message(error: BaseException) -> str | None:
 async def report_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """Answer ``error`` to the user who caused it (also for views and modals to call)."""
     message = user_message(error)
+    original = getattr(error, "original", error)
+    if isinstance(original, Unavailable):
+        FAILURES.note(original.kind, original.user_message)
     if message is None:
-        original = getattr(error, "original", error)
         if interaction.command is not None:
             command = "/" + interaction.command.qualified_name
         else:  # a button or another component

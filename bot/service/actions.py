@@ -4,6 +4,7 @@ read-only actions; the turn notice after a phase change."""
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 from pydantic import BaseModel
@@ -12,6 +13,7 @@ from bot.dice.beacon.games import NeedsBeacon, ProbeDice
 from bot.errors import BadCommand, NotYourSide
 from bot.log.gamelog import outcome_json
 from bot.models import Actor, OddsLine, Place, Reply, UserRef
+from bot.ops import metrics
 from bot.service.beacon import declare
 from bot.service.change import Change, Live, copy_table
 from bot.service.core import Core, check_system
@@ -77,8 +79,10 @@ def run_action(
             return change
         # it reads no die: logged at once, as in any game
     dice = core.dice(row)
+    began = time.perf_counter()
     with core.script_rollback():
         outcome = system.run(live.state, action, dice)
+    metrics.rules(time.perf_counter() - began)
     data: dict[str, Any] = {
         "action": action.model_dump(mode="json"),
         "side": side,

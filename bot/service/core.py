@@ -141,10 +141,22 @@ class Core:
 
     @contextlib.asynccontextmanager
     async def locked(self, place: Place, *, hold: bool = False) -> AsyncIterator[None]:
-        """The channel's lock; when deciding again after a refusal (or ``hold``), the game held
-        in the database too (taken after the channel's lock, so two tasks never wait on each
-        other) and read afresh from it."""
-        async with self.lock(place):
+        """The channel's lock (waited for until the database's deadline at most: behind a request
+        stuck on a frozen database, the next ones are told it timed out rather than pile up);
+        when deciding again after a refusal (or ``hold``), the game held in the database too
+        (taken after the channel's lock, so two tasks never wait on each other) and read afresh
+        from it."""
+        lock = self.lock(place)
+        if lock.locked():  # another request of the channel goes first: wait for it, not forever
+            limits = self.repo.limits
+            try:
+                async with asyncio.timeout(limits.timeout):
+                    await lock.acquire()
+            except TimeoutError:
+                raise limits.timed_out() from None
+        else:
+            await lock.acquire()
+        try:
             if not (hold or HOLD_GAME.get()):
                 yield
                 return
@@ -155,6 +167,8 @@ class Core:
             except BaseException:
                 self.forget(place)
                 raise
+        finally:
+            lock.release()
 
     def cached(self, place: Place) -> Live | None:
         """The cached game of the channel, if any (its freshness is the caller's to check)."""

@@ -272,12 +272,16 @@ class GameService:
             )
         return await self.core.resolver.result(place, declared.seq, wait=wait)
 
-    async def resume_beacon(self) -> int:
-        """Resume resolving every pending declaration (after a restart); how many there are."""
+    async def resume_beacon(self, owns: Callable[[int], bool] | None = None) -> int:
+        """Resume resolving the pending declarations (after a restart) of the servers ``owns``
+        says this process serves (all: None); how many. Should two processes resume one, the
+        database still lets only one resolve it (its resolution holds the game)."""
         resolver = self.core.resolver
         if resolver is None:
             return 0
         rows = await self.core.repo.pending_declarations()
+        if owns is not None:
+            rows = [row for row in rows if owns(row.guild_id)]
         for row in rows:
             pending = row.table["pending"]
             place = Place(guild_id=row.guild_id, channel_id=row.channel_id, parent_id=row.parent_id)

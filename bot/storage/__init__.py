@@ -19,21 +19,25 @@ from bot.storage.base import (
     describe,
     is_database_url,
 )
+from bot.storage.limits import Limits
 from bot.storage.repository import SQLiteRepository
 
 
-async def open_repository(target: Path | str) -> Repository:
+async def open_repository(target: Path | str, limits: Limits | None = None) -> Repository:
     """Open (creating if needed) the database of ``target`` and bring its schema up to date: a
     ``postgresql://`` URL opens PostgreSQL (:mod:`bot.storage.postgres`, loaded only then),
     anything else is an SQLite file (:mod:`bot.storage.repository`).
+
+    ``limits``: every call's deadline, the pool's size and the waiting queue's
+    (:mod:`bot.storage.limits`; their defaults when None).
 
     :raises StorageUnavailable: the database cannot be opened or migrated (one sentence).
     """
     if is_database_url(target):
         from bot.storage.postgres import PostgresRepository
 
-        return await PostgresRepository.open(str(target))
-    return await SQLiteRepository.open(target)
+        return await PostgresRepository.open(str(target), limits)
+    return await SQLiteRepository.open(target, limits)
 
 
 __all__ = [

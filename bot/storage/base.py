@@ -23,6 +23,7 @@ from typing import Any, ClassVar, Protocol
 
 from bot.dice.game_dice import DieRecord
 from bot.storage import sql
+from bot.storage.limits import Limits
 
 
 class StorageConflict(Exception):
@@ -308,6 +309,13 @@ class Repository(abc.ABC):
 
     engine: ClassVar[str]
     """``"sqlite"`` or ``"postgresql"``."""
+
+    limits: Limits
+    """A call's deadline, the pool's size, the waiting queue's (:mod:`bot.storage.limits`)."""
+
+    def pool_use(self) -> tuple[int, int, int, int]:
+        """``(connections open, of them in use, the most it opens, calls in flight)``."""
+        return 0, 0, 0, 0
 
     @abc.abstractmethod
     async def close(self) -> None:

@@ -11,6 +11,13 @@ overlapping restart — waits, then finds the head moved and matches no row; it 
 :class:`~bot.storage.base.StorageConflict` having written nothing, and the game service reloads
 the game and decides again. PostgreSQL commits concurrent transactions together by itself, so no
 group commit is done here.
+
+Every call has a deadline (:mod:`bot.storage.limits`): a connection of the pool comes free
+within it or the call is refused, every statement is bounded by it (the pool's
+``command_timeout``), and an append carries it into the database: the statement reads the
+server's clock once it holds the game's row and fails whole if the deadline has passed, so a
+frozen server that thaws later never stores an action whose player was told it timed out. A
+connection that timed out is dropped (its transaction dies with it), never reused.
 """
 
 from __future__ import annotations
@@ -18,11 +25,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import time
 from collections.abc import AsyncIterator, Sequence
 from typing import Any, ClassVar
 
 import asyncpg
 
+from bot.errors import Unavailable
+from bot.ops import metrics
 from bot.storage import sql
 from bot.storage.base import (
     Append,
@@ -35,11 +45,20 @@ from bot.storage.base import (
     migrate,
     move_parameters,
 )
+from bot.storage.limits import Gate, Limits
 
-POOL_SIZE = 8
 CONNECT_TIMEOUT = 10.0
 
 _ERRORS = (OSError, asyncio.TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError)
+_UNREACHABLE = (
+    OSError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.CannotConnectNowError,
+    asyncpg.AdminShutdownError,
+    asyncpg.TooManyConnectionsError,
+    asyncpg.ConnectionFailureError,
+)
+"""The server refused, dropped or never took the connection: down, restarting, out of slots."""
 
 _q = sql.postgres
 
@@ -54,30 +73,40 @@ class PostgresRepository(Repository):
 
     engine: ClassVar[str] = "postgresql"
 
-    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+    def __init__(
+        self, pool: asyncpg.Pool, url: str, limits: Limits | None = None, clock_offset: float = 0.0
+    ) -> None:
         self._pool = pool
         self.url = url
+        self.limits = limits if limits is not None else Limits()
+        self._gate = Gate(self.limits, self.limits.pool + self.limits.queue)
+        self._clock_offset = clock_offset
+        """The server's clock minus this process's (seconds), read at open: a deadline sent to
+        the server is in the server's time."""
         self._holds: set[asyncpg.Connection] = set()
         """The connections holding a game right now (:meth:`hold`)."""
 
     @classmethod
-    async def open(cls, target: Any) -> PostgresRepository:
+    async def open(cls, target: Any, limits: Limits | None = None) -> PostgresRepository:
         """Connect to the database at the URL ``target`` and bring its schema up to date.
 
         :raises StorageUnavailable: the server cannot be reached, refuses the login, or the schema
             cannot be brought up to date; the pool is closed again.
         """
         url = str(target)
+        limits = limits if limits is not None else Limits()
         try:
-            pool = await create_pool(url)
+            pool = await create_pool(url, max_size=limits.pool, command_timeout=limits.timeout)
         except _ERRORS as exc:
             raise StorageUnavailable(
                 f"Cannot open the PostgreSQL database {describe(url)}: {_reason(exc)}."
             ) from exc
         try:  # under an advisory lock: processes starting at once on a new database migrate once
-            async with pool.acquire() as connection, _begin(connection) as tx:
-                await tx.execute(sql.LOCK_MIGRATIONS, (sql.MIGRATION_LOCK,))
-                await migrate(tx, "postgresql")
+            async with pool.acquire() as connection:
+                async with _begin(connection) as tx:
+                    await tx.execute(sql.LOCK_MIGRATIONS, (sql.MIGRATION_LOCK,))
+                    await migrate(tx, "postgresql")
+                offset = await _clock_offset(connection)
         except _ERRORS as exc:
             await pool.close()
             raise StorageUnavailable(
@@ -86,18 +115,62 @@ class PostgresRepository(Repository):
         except BaseException:
             pool.terminate()
             raise
-        return cls(pool, url)
+        return cls(pool, url, limits, offset)
+
+    # --- deadlines ---------------------------------------------------------------------------
+
+    def pool_use(self) -> tuple[int, int, int, int]:
+        """``(connections open, of them in use, the pool's most, calls in flight)`` (metrics)."""
+        size, idle = self._pool.get_size(), self._pool.get_idle_size()
+        return size, size - idle, self.limits.pool, self._gate.inside
+
+    def _deadline(self) -> float:
+        """This call's deadline, in the server's clock (seconds since the epoch)."""
+        return time.time() + self._clock_offset + self.limits.timeout
+
+    def _failure(self, exc: BaseException) -> Unavailable | None:
+        """What a user is told for a failure of the database itself (None: any other error)."""
+        if isinstance(exc, Unavailable):
+            return exc
+        kind = failure_kind(exc)
+        if kind == "timeout":
+            return self.limits.timed_out()
+        if kind == "unreachable":
+            return self.limits.unreachable()
+        return None
+
+    @contextlib.asynccontextmanager
+    async def _connection(self) -> AsyncIterator[asyncpg.Connection]:
+        """A connection of the pool within the deadline; a failure of the database becomes the
+        user's one sentence (:class:`~bot.errors.Unavailable`), and a connection that failed so
+        is dropped rather than reused (its open transaction dies with it on the server)."""
+        with self._gate:
+            try:
+                async with asyncio.timeout(self.limits.timeout):
+                    connection = await self._pool.acquire()
+            except Exception as exc:
+                failure = self._failure(exc)
+                if failure is None:
+                    raise
+                raise failure from exc
+            try:
+                yield connection
+            except Exception as exc:
+                failure = self._failure(exc)
+                if failure is None:
+                    raise
+                connection.terminate()
+                if failure is exc:
+                    raise
+                raise failure from exc
+            finally:
+                await self._pool.release(connection)
 
     def _held(self) -> asyncpg.Connection | None:
         """The connection holding a game for the current task in a :meth:`hold` block of this
         repository (a task started in the block and outliving it does not inherit it)."""
         held = _HELD.get()
         return held if held is not None and held in self._holds else None
-
-    def _db(self) -> Any:
-        """The held game's connection in a :meth:`hold` block, else the pool."""
-        held = self._held()
-        return held if held is not None else self._pool
 
     async def close(self) -> None:
         """Wait for the writes in flight, then close the pool."""
@@ -107,7 +180,15 @@ class PostgresRepository(Repository):
 
     async def _fetch(self, query: str, params: Sequence[Any] = ()) -> Sequence[Sequence[Any]]:
         """The rows of one read (in a :meth:`hold` block, on the held transaction)."""
-        rows: list[asyncpg.Record] = await self._db().fetch(_q(query), *params)
+        rows: list[asyncpg.Record]
+        began = time.perf_counter()
+        held = self._held()
+        if held is not None:
+            rows = await held.fetch(_q(query), *params)
+        else:
+            async with self._connection() as connection:
+                rows = await connection.fetch(_q(query), *params)
+        metrics.database("read", time.perf_counter() - began)
         return rows
 
     @contextlib.asynccontextmanager
@@ -119,8 +200,12 @@ class PostgresRepository(Repository):
             async with _begin(held) as tx:
                 yield tx
             return
-        async with self._pool.acquire() as connection, _begin(connection) as tx:
+        began, deadline = time.perf_counter(), self._deadline()
+        async with self._connection() as connection, _begin(connection) as tx:
             yield tx
+            # the last statement before the commit: past the deadline, nothing is committed
+            await connection.execute(sql.CHECK_DEADLINE_POSTGRES, deadline)
+        metrics.database("write", time.perf_counter() - began)
 
     # --- writes --------------------------------------------------------------------------
 
@@ -128,7 +213,7 @@ class PostgresRepository(Repository):
     async def hold(self, guild_id: int, channel_id: int) -> AsyncIterator[None]:
         """Lock the channel's active game row until the block ends (see the interface); the
         block's reads and append run in that transaction, which commits when the block ends."""
-        async with self._pool.acquire() as connection, connection.transaction():
+        async with self._connection() as connection, _begin(connection):
             await connection.execute(_q(sql.HOLD_GAME), guild_id, channel_id)
             token = _HELD.set(connection)
             self._holds.add(connection)
@@ -147,16 +232,27 @@ class PostgresRepository(Repository):
         :raises StorageConflict: the game's head is no longer ``expected_head``.
         :raises Duplicate: the interaction id (or a die's number) was stored before.
         """
-        parameters = append_parameters(change, expected_head)
+        began = time.perf_counter()
+        parameters = (*append_parameters(change, expected_head), self._deadline())
+        wait = self.limits.timeout + self.limits.margin
         try:
             held = self._held()
             if held is not None:
-                async with held.transaction():
-                    moved = await held.fetchval(sql.APPEND_POSTGRES, *parameters)
+                async with _begin(held):
+                    moved = await held.fetchval(sql.APPEND_POSTGRES, *parameters, timeout=wait)
             else:
-                moved = await self._pool.fetchval(sql.APPEND_POSTGRES, *parameters)
+                async with self._connection() as connection:
+                    moved = await connection.fetchval(
+                        sql.APPEND_POSTGRES, *parameters, timeout=wait
+                    )
         except asyncpg.UniqueViolationError as exc:
             raise Duplicate(str(exc)) from exc
+        except Exception as exc:  # in a hold block: the held transaction fails with it
+            failure = self._failure(exc)
+            if failure is None or failure is exc:
+                raise
+            raise failure from exc
+        metrics.database("append", time.perf_counter() - began)
         if moved != 1:
             raise StorageConflict("a game moved past its expected log head under a writer")
 
@@ -171,10 +267,17 @@ async def create_pool(url: str, **options: Any) -> asyncpg.Pool:
     ``LISTEN``, no cursor, and its advisory lock is a transaction's. A transaction left open is
     still rolled back by asyncpg before the connection is reused.
     """
+    options.setdefault("max_size", Limits().pool)
     return await asyncpg.create_pool(
-        url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_TIMEOUT, reset=_keep_session,
-        **options,
-    )  # fmt: skip
+        url, min_size=1, timeout=CONNECT_TIMEOUT, reset=_keep_session, **options
+    )
+
+
+async def _clock_offset(connection: asyncpg.Connection) -> float:
+    """The server's clock minus ours, in seconds (read once, halfway through one round trip)."""
+    before = time.time()
+    server = float(await connection.fetchval(sql.SERVER_CLOCK))
+    return server - (before + time.time()) / 2
 
 
 async def _keep_session(connection: asyncpg.Connection) -> None:
@@ -223,12 +326,37 @@ class _PostgresTransaction:
 @contextlib.asynccontextmanager
 async def _begin(connection: asyncpg.Connection) -> AsyncIterator[Transaction]:
     """A transaction (or a savepoint, in one already open) on ``connection``, rolled back if the
-    block raises; a unique key refusing a write is :class:`~bot.storage.base.Duplicate`."""
+    block raises; a unique key refusing a write is :class:`~bot.storage.base.Duplicate`. A
+    failure of the database itself (a deadline passed, the connection lost) drops the connection
+    instead: no rollback is sent to a server that may not answer it, and the server rolls the
+    transaction back when it sees the connection gone."""
+    transaction = connection.transaction()
+    await transaction.start()
     try:
-        async with connection.transaction():
-            yield _PostgresTransaction(connection)
-    except asyncpg.UniqueViolationError as exc:
-        raise Duplicate(str(exc)) from exc
+        yield _PostgresTransaction(connection)
+    except BaseException as exc:
+        if failure_kind(exc) is not None or isinstance(exc, Unavailable):
+            connection.terminate()
+        elif not connection.is_closed():
+            await transaction.rollback()
+        if isinstance(exc, asyncpg.UniqueViolationError):
+            raise Duplicate(str(exc)) from exc
+        raise
+    await transaction.commit()
+
+
+def failure_kind(exc: BaseException) -> str | None:
+    """``"timeout"`` (a deadline passed: the client's, or the database's own check of it),
+    ``"unreachable"`` (the connection was refused or lost), or None (any other error)."""
+    if isinstance(exc, asyncio.TimeoutError | asyncpg.QueryCanceledError):
+        return "timeout"
+    if isinstance(exc, asyncpg.InvalidTextRepresentationError) and sql.DEADLINE_PASSED in str(exc):
+        return "timeout"
+    if isinstance(exc, _UNREACHABLE):
+        return "unreachable"
+    if isinstance(exc, asyncpg.InterfaceError) and "closed" in str(exc):
+        return "unreachable"
+    return None
 
 
 def _reason(exc: BaseException) -> str:

@@ -15,6 +15,13 @@ engine's two primitives (a read on the reader connection, a ``BEGIN IMMEDIATE`` 
 writer under the write lock); the append is this engine's own, for the group commit and the lone
 append on the loop's thread.
 
+Every call has a deadline (:mod:`bot.storage.limits`). SQLite "freezes" when another process
+holds the file's write lock: a write waits for the lock at most until its deadline (the busy
+timeout) and, once it holds the lock, checks the deadline before writing anything, so a request
+told it timed out is never stored afterwards. The lone append on the event loop's thread never
+waits for the lock there (that would stop the whole bot): when the lock is taken it goes to the
+writer connection's thread and waits there. Reads never wait for a writer (WAL).
+
 The hot path never scans the log: the game row holds the log head (sequence number and hash), the
 next die's sequence number, the seed epoch and the state snapshot, updated in the same transaction
 as the appended entry.
@@ -25,12 +32,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
 import aiosqlite
 
+from bot.ops import metrics
 from bot.storage import sql
 from bot.storage.base import (
     Append,
@@ -45,13 +54,26 @@ from bot.storage.base import (
     roll_rows,
     seed_statements,
 )
+from bot.storage.limits import Gate, Limits
 
 _PRAGMAS = (
     "PRAGMA journal_mode=WAL",
     "PRAGMA synchronous=FULL",
     "PRAGMA foreign_keys=ON",
-    "PRAGMA busy_timeout=10000",
 )
+
+
+class _DeadlinePassed(Exception):
+    """A write's deadline passed before it held the write lock: nothing was written."""
+
+
+def _busy(exc: BaseException) -> bool:
+    """Whether ``exc`` is SQLite's "database is locked": another connection held the write lock
+    past the busy timeout."""
+    return isinstance(exc, sqlite3.OperationalError) and getattr(exc, "sqlite_errorcode", None) in (
+        sqlite3.SQLITE_BUSY,
+        sqlite3.SQLITE_LOCKED,
+    )
 
 
 class SQLiteRepository(Repository):
@@ -65,7 +87,10 @@ class SQLiteRepository(Repository):
         reader: aiosqlite.Connection,
         direct: sqlite3.Connection | None = None,
         path: Path | None = None,
+        limits: Limits | None = None,
     ) -> None:
+        self.limits = limits if limits is not None else Limits()
+        self._gate = Gate(self.limits, 3 + self.limits.queue)
         self._writer = writer
         self._reader = reader
         self._direct = direct
@@ -73,17 +98,20 @@ class SQLiteRepository(Repository):
         thread)."""
         self.path = path
         self._write_lock = asyncio.Lock()
-        self._pending: list[tuple[Append, int, asyncio.Future[None]]] = []
+        self._pending: list[tuple[Append, int, asyncio.Future[None], float]] = []
+        """Appends waiting for the next transaction: ``(change, head, answer, deadline)``."""
         self._flusher: asyncio.Task[None] | None = None
 
     @classmethod
-    async def open(cls, target: Path | str) -> SQLiteRepository:
+    async def open(cls, target: Path | str, limits: Limits | None = None) -> SQLiteRepository:
         """Open (creating if needed) the database file and bring its schema up to date.
 
         :raises StorageUnavailable: the file cannot be opened, is not a database, or its schema
             cannot be brought up to date; every connection opened is closed again.
         """
         path = Path(target)
+        limits = limits if limits is not None else Limits()
+        waits = f"PRAGMA busy_timeout={int(limits.timeout * 1000)}"
         opened: list[aiosqlite.Connection | sqlite3.Connection] = []
         try:
             if path.parent and not path.parent.exists():
@@ -92,17 +120,17 @@ class SQLiteRepository(Repository):
             # is refused here, before aiosqlite starts a thread that would outlive the failure
             direct = sqlite3.connect(path, isolation_level=None)
             opened.append(direct)
-            for pragma in _PRAGMAS:
+            for pragma in (*_PRAGMAS, "PRAGMA busy_timeout=0"):  # the loop's thread never waits
                 direct.execute(pragma)
             writer = await aiosqlite.connect(path, isolation_level=None)
             opened.append(writer)
-            for pragma in _PRAGMAS:
+            for pragma in (*_PRAGMAS, waits):
                 await writer.execute(pragma)
             async with _begin(writer) as tx:  # processes opening a new file migrate it once
                 await migrate(tx, "sqlite")
             reader = await aiosqlite.connect(path, isolation_level=None)
             opened.append(reader)
-            for pragma in _PRAGMAS[1:]:
+            for pragma in (*_PRAGMAS[1:], waits):
                 await reader.execute(pragma)
         except (OSError, sqlite3.Error) as exc:
             for connection in reversed(opened):
@@ -112,7 +140,7 @@ class SQLiteRepository(Repository):
                     connection.close()
             reason = str(exc).rstrip(".") or type(exc).__name__
             raise StorageUnavailable(f"Cannot open the SQLite database {path}: {reason}.") from exc
-        return cls(writer, reader, direct, path)
+        return cls(writer, reader, direct, path, limits)
 
     async def close(self) -> None:
         """Finish the pending appends, then close both connections."""
@@ -125,9 +153,25 @@ class SQLiteRepository(Repository):
 
     # --- the primitives --------------------------------------------------------------------
 
+    def pool_use(self) -> tuple[int, int, int, int]:
+        """``(connections open, of them in use, the most, calls in flight)`` (metrics)."""
+        return 3, min(3, self._gate.inside), 3, self._gate.inside
+
     async def _fetch(self, query: str, params: Sequence[Any] = ()) -> Sequence[Sequence[Any]]:
         """The rows of one read, on the reader connection (committed data only)."""
-        return list(await self._reader.execute_fetchall(query, params))
+        with self._gate:
+            began = time.perf_counter()
+            try:
+                async with asyncio.timeout(self.limits.timeout):
+                    rows = list(await self._reader.execute_fetchall(query, params))
+                metrics.database("read", time.perf_counter() - began)
+                return rows
+            except TimeoutError:
+                raise self.limits.timed_out() from None
+            except sqlite3.OperationalError as exc:
+                if _busy(exc):
+                    raise self.limits.timed_out() from exc
+                raise
 
     async def game_head(self, game_id: int) -> tuple[int, str] | None:
         """The game's log head and status, read on the event loop's own connection (a lookup by
@@ -135,14 +179,31 @@ class SQLiteRepository(Repository):
         reads, for the check every read of a cached game makes."""
         if self._direct is None:
             return await super().game_head(game_id)
-        row = self._direct.execute(sql.GAME_HEAD, (game_id,)).fetchone()
+        try:
+            row = self._direct.execute(sql.GAME_HEAD, (game_id,)).fetchone()
+        except sqlite3.OperationalError as exc:  # a rare wait (a checkpoint): on the reader
+            if not _busy(exc):
+                raise
+            return await super().game_head(game_id)
         return (int(row[0]), str(row[1])) if row is not None else None
 
     @contextlib.asynccontextmanager
     async def _transaction(self) -> AsyncIterator[Transaction]:
-        """One write transaction on the writer connection, under the write lock."""
-        async with self._write_lock, _begin(self._writer) as tx:
-            yield tx
+        """One write transaction on the writer connection, under the write lock; it waits for
+        the file's write lock until the deadline, and commits only before it."""
+        deadline = time.monotonic() + self.limits.timeout
+        with self._gate:
+            began = time.perf_counter()
+            try:
+                async with self._write_lock, _begin(self._writer, deadline) as tx:
+                    yield tx
+                metrics.database("write", time.perf_counter() - began)
+            except _DeadlinePassed:
+                raise self.limits.timed_out() from None
+            except sqlite3.OperationalError as exc:
+                if _busy(exc):
+                    raise self.limits.timed_out() from exc
+                raise
 
     # --- writes --------------------------------------------------------------------------
 
@@ -157,11 +218,14 @@ class SQLiteRepository(Repository):
         :raises StorageConflict: if the game's head is no longer ``expected_head``.
         :raises Duplicate: the interaction id was stored before.
         """
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append((change, expected_head, future))
-        if self._flusher is None or self._flusher.done():
-            self._flusher = asyncio.create_task(self._flush())
-        await asyncio.shield(future)
+        with self._gate:
+            future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            deadline = time.monotonic() + self.limits.timeout
+            self._pending.append((change, expected_head, future, deadline))
+            if self._flusher is None or self._flusher.done():
+                self._flusher = asyncio.create_task(self._flush())
+            await asyncio.shield(future)
+            metrics.database("append", time.monotonic() + self.limits.timeout - deadline)
 
     async def _flush(self) -> None:
         while self._pending:
@@ -170,27 +234,38 @@ class SQLiteRepository(Repository):
                 if len(batch) > 1:
                     try:
                         await self._write(batch)
-                    except Exception:  # fall back to one transaction per append
-                        pass
+                    except Exception as exc:  # fall back to one transaction per append
+                        if _busy(exc):  # the lock stayed taken past the deadline: all refused
+                            for item in batch:
+                                self._answer(item, self.limits.timed_out())
+                            continue
                     else:
-                        for _, _, future in batch:
-                            if not future.done():
-                                future.set_result(None)
+                        for item in batch:
+                            self._answer(item, None)
                         continue
                 for item in batch:
                     try:
                         await self._write([item])
-                    except sqlite3.IntegrityError as exc:
-                        if not item[2].done():
-                            item[2].set_exception(Duplicate(str(exc)))
                     except Exception as exc:
-                        if not item[2].done():
-                            item[2].set_exception(exc)
+                        self._answer(item, exc)
                     else:
-                        if not item[2].done():
-                            item[2].set_result(None)
+                        self._answer(item, None)
 
-    async def _write(self, batch: list[tuple[Append, int, asyncio.Future[None]]]) -> None:
+    def _answer(self, item: tuple[Append, int, asyncio.Future[None], float], exc: Any) -> None:
+        """Settle one append's future: written (``exc`` None) or refused with what it means."""
+        future = item[2]
+        if future.done():
+            return
+        if exc is None:
+            future.set_result(None)
+        elif isinstance(exc, sqlite3.IntegrityError):
+            future.set_exception(Duplicate(str(exc)))
+        elif isinstance(exc, _DeadlinePassed) or _busy(exc):
+            future.set_exception(self.limits.timed_out())
+        else:
+            future.set_exception(exc)
+
+    async def _write(self, batch: list[tuple[Append, int, asyncio.Future[None], float]]) -> None:
         """One transaction for the whole batch: each kind of statement once, for every append.
 
         The parameters are prepared here; a group's transaction runs in the writer connection's
@@ -198,16 +273,21 @@ class SQLiteRepository(Repository):
         a lone append's on the event loop's thread (the loop waits for its fsync, ~0.2 ms, rather
         than for two thread wake-ups).
         """
-        entries = [entry_parameters(c.entry, c.game.id) for c, _, _ in batch]
-        rolls = [row for c, _, _ in batch for row in roll_rows(c.game, c.user_id, c.dice)]
-        seeds = [seed for c, _, _ in batch for seed in seed_statements(c)]
-        games = [move_parameters(c.game, head) for c, head, _ in batch]
+        entries = [entry_parameters(c.entry, c.game.id) for c, _, _, _ in batch]
+        rolls = [row for c, _, _, _ in batch for row in roll_rows(c.game, c.user_id, c.dice)]
+        seeds = [seed for c, _, _, _ in batch for seed in seed_statements(c)]
+        games = [move_parameters(c.game, head) for c, head, _, _ in batch]
+        deadline = min(item[3] for item in batch)
         if len(batch) == 1 and self._direct is not None:
-            _append_transaction(self._direct, entries, rolls, seeds, games)
-            return
+            try:
+                _append_transaction(self._direct, entries, rolls, seeds, games, deadline)
+                return
+            except sqlite3.OperationalError as exc:  # another process holds the write lock:
+                if not _busy(exc):  # wait for it in the writer's thread, not on the loop's
+                    raise
         # aiosqlite's own hand-over to its thread (untyped): the whole transaction in one call
         await self._writer._execute(  # type: ignore[no-untyped-call]
-            _append_transaction, self._writer._conn, entries, rolls, seeds, games
+            _waiting_append, self._writer._conn, entries, rolls, seeds, games, deadline
         )
 
 
@@ -217,13 +297,19 @@ def _append_transaction(
     rolls: list[tuple[Any, ...]],
     seeds: list[tuple[str, tuple[Any, ...]]],
     games: list[tuple[Any, ...]],
+    deadline: float,
 ) -> None:
     """The statements of :meth:`SQLiteRepository._write`, run in one transaction.
 
-    The game rows move first: a game whose head moved under the writer (another process wrote
-    it) is refused before anything else is written.
+    Once the write lock is held, a batch whose deadline (``time.monotonic()``) passed is refused
+    (:class:`_DeadlinePassed`) before anything is written. The game rows move first: a game
+    whose head moved under the writer (another process wrote it) is refused before anything
+    else is written.
     """
     db.execute("BEGIN IMMEDIATE")
+    if time.monotonic() > deadline:
+        db.execute("ROLLBACK")
+        raise _DeadlinePassed
     try:
         cursor = db.executemany(sql.MOVE_GAME, games)
         if cursor.rowcount != len(games):
@@ -237,6 +323,27 @@ def _append_transaction(
     except BaseException:
         db.execute("ROLLBACK")
         raise
+
+
+def _waiting_append(
+    db: sqlite3.Connection,
+    entries: list[tuple[Any, ...]],
+    rolls: list[tuple[Any, ...]],
+    seeds: list[tuple[str, tuple[Any, ...]]],
+    games: list[tuple[Any, ...]],
+    deadline: float,
+) -> None:
+    """:func:`_append_transaction` in the writer's thread, waiting for the write lock until the
+    deadline at most (SQLite's busy timeout)."""
+    wait = _milliseconds_until(deadline)
+    db.execute(f"PRAGMA busy_timeout={wait}")
+    _append_transaction(db, entries, rolls, seeds, games, deadline)
+
+
+def _milliseconds_until(deadline: float) -> int:
+    """SQLite's busy timeout for waiting until ``deadline`` (``time.monotonic()``), at most a
+    day (a bulk tool's ``inf``: no deadline)."""
+    return int(min(max(0.0, deadline - time.monotonic()), 86_400.0) * 1000)
 
 
 class _SQLiteTransaction:
@@ -259,12 +366,20 @@ class _SQLiteTransaction:
 
 
 @contextlib.asynccontextmanager
-async def _begin(db: aiosqlite.Connection) -> AsyncIterator[Transaction]:
+async def _begin(
+    db: aiosqlite.Connection, deadline: float | None = None
+) -> AsyncIterator[Transaction]:
     """``BEGIN IMMEDIATE`` (SQLite's write lock, across processes) … ``COMMIT``, rolled back if
-    the block raises; a unique key refusing a write is :class:`~bot.storage.base.Duplicate`."""
+    the block raises or its ``deadline`` (``time.monotonic()``) passed before the commit; a
+    unique key refusing a write is :class:`~bot.storage.base.Duplicate`."""
+    if deadline is not None:  # wait for the write lock until the deadline at most
+        wait = _milliseconds_until(deadline)
+        await db.execute(f"PRAGMA busy_timeout={wait}")
     await db.execute("BEGIN IMMEDIATE")
     try:
         yield _SQLiteTransaction(db)
+        if deadline is not None and time.monotonic() > deadline:
+            raise _DeadlinePassed
         await db.execute("COMMIT")
     except sqlite3.IntegrityError as exc:
         await db.execute("ROLLBACK")

@@ -130,37 +130,60 @@ def label_sums(
     return query, params
 
 
+DEADLINE_PASSED = "deadline passed"
+"""Words of the error a PostgreSQL statement raises when it runs after its deadline."""
+
 APPEND_POSTGRES = """
 WITH moved AS (
     UPDATE games SET status = $1, table_json = $2, state_json = $3, head_seq = $4,
         head_hash = $5, next_die = $6, epoch = $7, seed = $8, commitment = $9, players_mix = $10
     WHERE id = $11 AND head_seq = $12
     RETURNING id, guild_id, channel_id
+), checked AS (
+    SELECT id, guild_id, channel_id FROM moved
+    WHERE CASE WHEN extract(epoch FROM clock_timestamp()) < $28::float8 THEN true
+               ELSE ('deadline passed: game ' || id)::boolean END
 ), entry AS (
     INSERT INTO entries (game_id, seq, interaction_id, kind, body, hash)
-    SELECT id, $13::bigint, $14::text, $15::text, $16::text, $17::text FROM moved
+    SELECT id, $13::bigint, $14::text, $15::text, $16::text, $17::text FROM checked
 ), dice AS (
     INSERT INTO rolls (game_id, seq, guild_id, channel_id, user_id, sides, face, label, scripted)
-    SELECT moved.id, d.seq, moved.guild_id, moved.channel_id, $18::bigint, d.sides, d.face,
+    SELECT checked.id, d.seq, checked.guild_id, checked.channel_id, $18::bigint, d.sides, d.face,
         d.label, d.scripted
-    FROM moved,
+    FROM checked,
         unnest($19::bigint[], $20::bigint[], $21::bigint[], $22::text[], $23::bigint[])
         AS d (seq, sides, face, label, scripted)
 ), revealed AS (
-    UPDATE seeds SET revealed = $24::bytea FROM moved
-    WHERE seeds.game_id = moved.id AND seeds.epoch = $25::bigint
+    UPDATE seeds SET revealed = $24::bytea FROM checked
+    WHERE seeds.game_id = checked.id AND seeds.epoch = $25::bigint
 ), committed AS (
     INSERT INTO seeds (game_id, epoch, commitment, revealed)
-    SELECT id, $26::bigint, $27::text, NULL FROM moved WHERE $26::bigint IS NOT NULL
+    SELECT id, $26::bigint, $27::text, NULL FROM checked WHERE $26::bigint IS NOT NULL
 )
-SELECT count(*) FROM moved
+SELECT count(*) FROM checked
 """
 """One append as one statement (PostgreSQL only; one round trip, its own transaction): the
 game row's head moves only if it is still where the writer read it (:data:`MOVE_GAME`'s
 parameters first), and everything else is written only from that moved row — the entry, the
 dice (one array per column), the seed revealed and the epoch committed (both skipped when their
 parameters are null). It returns 1, or 0 when another writer moved the head first (nothing
-written). A unique key refusing the entry or a die fails the whole statement."""
+written). A unique key refusing the entry or a die fails the whole statement.
+
+``$28`` is the call's deadline (seconds since the epoch, in the server's clock): once the row is
+locked (after any wait for another writer), the server's clock is read, and past the deadline the
+statement fails whole (a cast that cannot succeed, whose error says :data:`DEADLINE_PASSED`), so
+a server that was frozen and thaws after its client gave up stores nothing. (``id`` in the
+failing branch keeps PostgreSQL from evaluating it while planning.)"""
+
+CHECK_DEADLINE_POSTGRES = """
+SELECT CASE WHEN extract(epoch FROM clock_timestamp()) < $1::float8 THEN true
+            ELSE ('deadline passed: ' || clock_timestamp()::text)::boolean END
+"""
+"""The last statement of a write transaction before its commit (PostgreSQL only): past the
+deadline ``$1`` it fails, and the transaction is not committed."""
+
+SERVER_CLOCK = "SELECT extract(epoch FROM clock_timestamp())::float8"
+"""The PostgreSQL server's clock, seconds since the epoch (a deadline is sent in its time)."""
 
 HOLD_GAME = (
     "SELECT id FROM games WHERE guild_id = ? AND channel_id = ? AND status = 'active' FOR UPDATE"
@@ -328,8 +351,10 @@ __all__ = [
     "ACTIVE_GAME",
     "APPEND_POSTGRES",
     "BOARD",
+    "CHECK_DEADLINE_POSTGRES",
     "CLAIM_TIMER",
     "COUNT_DUE_TIMERS",
+    "DEADLINE_PASSED",
     "DM_REFUSED",
     "DROP_GAME_TIMERS",
     "DROP_STALE_TIMERS",
@@ -361,6 +386,7 @@ __all__ = [
     "REVEAL_SEED",
     "SCHEMA_VERSION",
     "SEEDS",
+    "SERVER_CLOCK",
     "SERVER_SETTINGS",
     "SET_BOARD",
     "SET_NOTIFY",

@@ -212,6 +212,14 @@ class FakeDiscord:
     Members: ``owner`` (owns the guild and the application, administrator), ``ref`` (holds the
     ``Referee`` role), ``alice`` and ``bob``. Channels: ``general`` and ``table-1``, and the
     public thread ``game-thread`` in ``general``, and any ``extra_channels``.
+
+    Sharding: ``GET /gateway/bot`` recommends ``shards`` shards and lets ``max_concurrency``
+    sessions start at once. Each ``extra_guilds`` name is a channel in a server of its own (the
+    same members), placed on shard ``k % shards`` for the k-th (the first server is on shard 0).
+    A connection that identified as a shard gets READY and GUILD_CREATE for its shard's servers
+    only, and a server's interactions go to the newest open connection of its shard (a dead
+    process's servers get nothing until a connection for their shard identifies again).
+    ``identified`` lists every identify as ``(time.monotonic(), shard id, shard count)``.
     """
 
     def __init__(
@@ -221,15 +229,20 @@ class FakeDiscord:
         callback_deadline: float = 3.0,
         followup_window: float = 15 * 60.0,
         extra_channels: Sequence[str] = (),
+        extra_guilds: Sequence[str] = (),
+        shards: int = 1,
+        max_concurrency: int = 1,
     ) -> None:
         self.token = token
+        self.recommended_shards = shards
+        self.max_concurrency = max_concurrency
         self.callback_deadline = callback_deadline
         self.followup_window = followup_window
         """Seconds an interaction's token takes follow-ups and edits (Discord: 15 minutes);
         later calls are refused with 401, code 50027 Invalid Webhook Token."""
         self.application_id = p.snowflake()
         self.bot_user = p.user(self.application_id, "Referee", bot=True)
-        self.guild_id = p.snowflake()
+        self.guild_id = _snowflake_on_shard(0, shards)
         referee_role = p.snowflake()
         self.bot_role_id = p.snowflake()
         self.roles = {
@@ -250,6 +263,12 @@ class FakeDiscord:
             name: p.text_channel(p.snowflake(), self.guild_id, name, position)
             for position, name in enumerate(("general", "table-1", *extra_channels))
         }
+        self.guild_ids = [self.guild_id]
+        """Every server: the first, then one for each of ``extra_guilds``."""
+        for index, name in enumerate(extra_guilds, start=1):
+            guild_id = _snowflake_on_shard(index % shards, shards)
+            self.guild_ids.append(guild_id)
+            self.channels[name] = p.text_channel(p.snowflake(), guild_id, name, 0)
         self.threads = {
             "game-thread": p.thread(
                 p.snowflake(),
@@ -268,6 +287,11 @@ class FakeDiscord:
         self.refusals: list[tuple[str, int]] = []
         """Every request refused with a Discord error: ``("POST /path", code)``."""
         self.identify: dict[str, Any] | None = None
+        self.identified: list[tuple[float, int, int]] = []
+        """Every identify: ``(time.monotonic(), shard id, shard count)``."""
+        self.gateway_bot_requests = 0
+        """How many times the bot asked ``GET /gateway/bot``."""
+        self._ready_changed = asyncio.Condition()
         self.gateway_compression: str | None = None
         """The transport compression the bot asked for (``zlib-stream``) when it connected."""
         self.messages: dict[str, dict[str, Any]] = {}
@@ -504,12 +528,13 @@ class FakeDiscord:
         member = p.member(person.user(), person.roles)
         member["permissions"] = str(person.permissions)
         interaction_id, token = p.snowflake(), "tok-" + p.snowflake()
+        guild_id = self._channel(channel).get("guild_id") or self.guild_id
         payload: dict[str, Any] = {
             "id": interaction_id,
             "application_id": self.application_id,
             "type": kind,
             "data": data,
-            "guild_id": self.guild_id,
+            "guild_id": guild_id,
             "channel_id": self._channel(channel)["id"],
             "channel": self._channel(channel),
             "member": member,
@@ -519,7 +544,7 @@ class FakeDiscord:
             "locale": "en-US",
             "guild_locale": "en-US",
             "entitlements": [],
-            "authorizing_integration_owners": {"0": self.guild_id},
+            "authorizing_integration_owners": {"0": guild_id},
             "context": 0,
             "attachment_size_limit": 10 * 1024 * 1024,
         }
@@ -757,7 +782,32 @@ class FakeDiscord:
     async def _dispatch(self, event: str, data: dict[str, Any]) -> None:
         if not self._gateways:
             raise AssertionError("the bot is not connected to the gateway")
+        guild_id = data.get("guild_id")
+        if guild_id is not None:  # the newest open connection of the server's shard
+            for gateway in reversed(self._gateways):
+                if not gateway.closed and gateway.serves(guild_id):
+                    await gateway.dispatch(event, data)
+                    return
+            if any(gateway.shard is not None for gateway in self._gateways):
+                return  # no process runs the server's shard now: Discord delivers nothing
         await self._gateways[-1].dispatch(event, data)
+
+    async def wait_until_shard_ready(
+        self, shard_id: int, count: int = 1, timeout: float = 60
+    ) -> None:
+        """Wait until shard ``shard_id`` has identified ``count`` times in all (and got its
+        servers)."""
+
+        def ready() -> bool:
+            return sum(1 for _, shard, _ in self.identified if shard == shard_id) >= count
+
+        async with self._ready_changed:
+            try:
+                await asyncio.wait_for(self._ready_changed.wait_for(ready), timeout)
+            except TimeoutError:
+                raise AssertionError(
+                    f"shard {shard_id} did not identify {count} time(s) within {timeout} s"
+                ) from None
 
     # -- gateway ---------------------------------------------------------------------------
 
@@ -779,6 +829,7 @@ class FakeDiscord:
                 await self._identified(gateway, frame["d"])
             elif op == 6:  # RESUME: this fake keeps no sessions
                 await gateway.send({"op": 9, "d": False, "s": None, "t": None})
+        gateway.closed = True
         return ws
 
     async def _identified(self, gateway: _Gateway, identify: dict[str, Any]) -> None:
@@ -786,15 +837,19 @@ class FakeDiscord:
             await gateway.ws.close(code=4004, message=b"Authentication failed.")
             return
         self.identify = identify
+        shard = identify.get("shard")
+        if shard is not None:
+            gateway.shard = (int(shard[0]), int(shard[1]))
+        guilds = [g for g in self.guild_ids if gateway.serves(g)]
         await gateway.dispatch(
             "READY",
             {
                 "v": 10,
                 "user": self.bot_user,
-                "guilds": [{"id": self.guild_id, "unavailable": True}],
+                "guilds": [{"id": guild_id, "unavailable": True} for guild_id in guilds],
                 "session_id": "session-" + p.snowflake(),
                 "resume_gateway_url": self.gateway_url,
-                "shard": [0, 1],
+                "shard": list(gateway.shard or (0, 1)),
                 "application": {"id": self.application_id, "flags": 0},
                 "private_channels": [],
                 "relationships": [],
@@ -802,17 +857,28 @@ class FakeDiscord:
         )
         members = [p.member(person.user(), person.roles) for person in self.people.values()]
         members.append(p.member(self.bot_user, [self.bot_role_id]))
-        guild = p.guild(
-            self.guild_id,
-            "Wargames League",
-            self.people["owner"].id,
-            channels=list(self.channels.values()),
-            threads=list(self.threads.values()),
-            roles=list(self.roles.values()),
-            members=members,
-        )
-        await gateway.dispatch("GUILD_CREATE", guild)
+        for guild_id in guilds:
+            first = guild_id == self.guild_id
+            roles = list(self.roles.values()) if first else [
+                p.role(guild_id, "@everyone", p.EVERYONE_PERMISSIONS, 0),
+                p.role(self.bot_role_id, "Referee Bot", p.BOT_PERMISSIONS, 1,
+                       bot_id=self.application_id),
+            ]  # fmt: skip
+            guild = p.guild(
+                guild_id,
+                "Wargames League" if first else f"Wargames League {self.guild_ids.index(guild_id)}",
+                self.people["owner"].id,
+                channels=[c for c in self.channels.values() if c["guild_id"] == guild_id],
+                threads=list(self.threads.values()) if first else [],
+                roles=roles,
+                members=members,
+            )
+            await gateway.dispatch("GUILD_CREATE", guild)
         self._guild_sent.set()
+        shard_id, count = gateway.shard or (0, 1)
+        async with self._ready_changed:
+            self.identified.append((time.monotonic(), shard_id, count))
+            self._ready_changed.notify_all()
 
     # -- REST ------------------------------------------------------------------------------
 
@@ -838,6 +904,14 @@ class FakeDiscord:
             return await self._channel_route(request, parts[1], parts[2:], path)
         if path == "/users/@me" and method == "GET":
             return _json(self.bot_user, route=path)
+        if path == "/gateway/bot" and method == "GET":  # as AutoShardedClient asks it
+            self.gateway_bot_requests += 1
+            limit = {
+                "total": 1000, "remaining": 1000 - len(self.identified),
+                "reset_after": 14_400_000, "max_concurrency": self.max_concurrency,
+            }  # fmt: skip
+            data = {"url": self.gateway_url, "shards": self.recommended_shards}
+            return _json({**data, "session_start_limit": limit}, route=path)
         if path == "/oauth2/applications/@me" and method == "GET":
             owner = self.people["owner"].user()
             return _json(p.application(app, "Referee", owner), route=path)
@@ -1012,6 +1086,9 @@ class _Gateway:
 
     def __init__(self, ws: web.WebSocketResponse, *, zlib_stream: bool) -> None:
         self.ws = ws
+        self.shard: tuple[int, int] | None = None
+        """``(shard id, shard count)`` the connection identified as (None: not sharded)."""
+        self.closed = False
         self.sequence = 0
         self._compressor = zlib.compressobj() if zlib_stream else None
         self._lock = asyncio.Lock()
@@ -1025,9 +1102,21 @@ class _Gateway:
                 data = self._compressor.compress(text)
                 await self.ws.send_bytes(data + self._compressor.flush(zlib.Z_SYNC_FLUSH))
 
+    def serves(self, guild_id: str) -> bool:
+        """Whether this connection gets the server's events (Discord: ``(id >> 22) % count``)."""
+        return self.shard is None or (int(guild_id) >> 22) % self.shard[1] == self.shard[0]
+
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
         self.sequence += 1
         await self.send({"op": 0, "t": event, "s": self.sequence, "d": data})
+
+
+def _snowflake_on_shard(shard_id: int, shards: int) -> str:
+    """A fresh server id that Discord would put on shard ``shard_id`` of ``shards``."""
+    while True:
+        candidate = p.snowflake()
+        if (int(candidate) >> 22) % shards == shard_id:
+            return candidate
 
 
 @functools.lru_cache(maxsize=256)

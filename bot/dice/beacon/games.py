@@ -27,8 +27,9 @@ from typing import Any
 
 from bot.dice.beacon.chain import QUICKNET, Beacon, ChainInfo, first_round_after, round_time
 from bot.dice.beacon.relay import DEFAULT_RELAYS, DEFAULT_TIMEOUT, BeaconUnavailable, RelayClient
-from bot.errors import SettingsUnusable, UserError
+from bot.errors import SettingsUnusable, Unavailable, UserError
 from bot.models import Place, Reply
+from bot.ops import metrics
 from rules_core.dice import RecordingDice
 
 log = logging.getLogger(__name__)
@@ -180,6 +181,10 @@ class Resolver:
             self._clients[chain.chain_hash] = client
         return client
 
+    def waiting(self) -> int:
+        """How many declarations this resolver is waiting on now."""
+        return len(self._jobs)
+
     def pending(self, place: Place) -> _Job | None:
         """The place's pending declaration being resolved, if any."""
         return self._jobs.get((place.guild_id, place.channel_id))
@@ -275,15 +280,23 @@ class Resolver:
                 if now < due:
                     await asyncio.sleep(due - now + 0.02)
                     continue
+                began = time.perf_counter()
                 try:
                     beacon = await self._client(job.chain).fetch(job.round)
                 except BeaconUnavailable as exc:
+                    metrics.beacon_fetch(time.perf_counter() - began, failed=True)
                     log.info("beacon round %s for entry %s: %s", job.round, job.seq, exc)
                     late = self.config.clock() > due + self.config.patience
                     pause = min(self.config.retry_max, pause * 2) if late else 0.25
                     await asyncio.sleep(pause)
                     continue
-                reply = await self._resolve(job.place, job.game_id, job.seq, beacon)
+                metrics.beacon_fetch(time.perf_counter() - began, failed=False)
+                try:
+                    reply = await self._resolve(job.place, job.game_id, job.seq, beacon)
+                except Unavailable as exc:  # the database: try again soon, same round
+                    log.info("entry %s: %s", job.seq, exc.user_message)
+                    await asyncio.sleep(min(self.config.retry_max, 1.0))
+                    continue
                 self._finish(key, job)
                 if reply is None:
                     if not job.result.done():

@@ -1,5 +1,6 @@
 """The bot's Prometheus metrics (``prometheus-client``), recorded on the hot path for a few
-hundred nanoseconds each.
+hundred nanoseconds each: plain counts kept by the event loop's thread (no lock), read by the
+registry when Prometheus scrapes.
 
 Nothing is imported or recorded until :func:`enable` (``referee run`` with
 ``REFEREE_METRICS_PORT``); before that every recorder returns at once, so the console and the
@@ -21,6 +22,8 @@ the beacon declarations pending, the reminders due.
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from collections.abc import Iterator
 from typing import Any
 
 OUTCOMES = ("ok", "refused", "timeout", "busy", "unreachable", "error")
@@ -33,46 +36,93 @@ _LATENCY_BUCKETS = (
 )  # fmt: skip
 
 
-class _Metrics:
-    """The metric objects, made by :func:`enable` in one registry of their own."""
+class _Histogram:
+    """Counts by bucket and a sum, kept in plain numbers: the event loop's thread records them
+    (no lock, one ``bisect`` in C), and the registry reads them when scraped."""
+
+    __slots__ = ("counts", "total")
 
     def __init__(self) -> None:
-        from prometheus_client import CollectorRegistry, Counter, Histogram
+        self.counts = [0] * (len(_LATENCY_BUCKETS) + 1)
+        self.total = 0.0
+
+    def observe(self, seconds: float) -> None:
+        self.counts[bisect_left(_LATENCY_BUCKETS, seconds)] += 1
+        self.total += seconds
+
+    def buckets(self) -> list[tuple[str, float]]:
+        """Prometheus' cumulative buckets, ``+Inf`` last."""
+        out, running = [], 0
+        for bound, count in zip((*map(repr, _LATENCY_BUCKETS), "+Inf"), self.counts, strict=True):
+            running += count
+            out.append((bound, float(running)))
+        return out
+
+
+class _Metrics:
+    """The figures, recorded in plain numbers; :meth:`collect` gives them to the registry made
+    by :func:`enable` (with prometheus-client's process figures)."""
+
+    def __init__(self) -> None:
+        from prometheus_client import CollectorRegistry
         from prometheus_client.process_collector import ProcessCollector
 
         self.registry = CollectorRegistry()
         ProcessCollector(registry=self.registry)
-        r = self.registry
-        self.interactions = Counter(
+        self.interactions: dict[tuple[str, str], int] = {}
+        self.interaction_seconds = _Histogram()
+        self.database = {name: _Histogram() for name in DATABASE_OPERATIONS}
+        self.rules_seconds = _Histogram()
+        self.beacon_seconds = _Histogram()
+        self.beacon_failures = 0
+        self.failures: dict[str, int] = {}
+        self.registry.register(self)
+
+    def collect(self) -> Iterator[Any]:
+        from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily
+
+        counter = CounterMetricFamily(
             "referee_interactions", "Interactions answered, by command and outcome",
-            ["command", "outcome"], registry=r,
+            labels=["command", "outcome"],
         )  # fmt: skip
-        self.interaction_seconds = Histogram(
+        for labels, count in sorted(self.interactions.items()):
+            counter.add_metric(list(labels), count)
+        yield counter
+
+        def histogram(name: str, text: str, value: _Histogram) -> Any:
+            family = HistogramMetricFamily(name, text)
+            family.add_metric([], value.buckets(), value.total)
+            return family
+
+        yield histogram(
             "referee_interaction_seconds", "Seconds from an interaction's arrival to its answer",
-            buckets=_LATENCY_BUCKETS, registry=r,
+            self.interaction_seconds,
         )  # fmt: skip
-        database = Histogram(
+        database = HistogramMetricFamily(
             "referee_database_seconds", "Seconds one database call took, by operation",
-            ["operation"], buckets=_LATENCY_BUCKETS, registry=r,
+            labels=["operation"],
         )  # fmt: skip
-        self.database = {name: database.labels(name) for name in DATABASE_OPERATIONS}
-        self.rules_seconds = Histogram(
+        for name, value in self.database.items():
+            database.add_metric([name], value.buckets(), value.total)
+        yield database
+        yield histogram(
             "referee_rules_seconds", "Seconds the rules took to resolve one action",
-            buckets=_LATENCY_BUCKETS, registry=r,
+            self.rules_seconds,
         )  # fmt: skip
-        self.beacon_seconds = Histogram(
+        yield histogram(
             "referee_beacon_fetch_seconds", "Seconds fetching one beacon round from the relays",
-            buckets=_LATENCY_BUCKETS, registry=r,
+            self.beacon_seconds,
         )  # fmt: skip
-        self.beacon_failures = Counter(
-            "referee_beacon_fetch_failures", "Beacon fetches no relay answered", registry=r
+        yield CounterMetricFamily(
+            "referee_beacon_fetch_failures", "Beacon fetches no relay answered",
+            value=self.beacon_failures,
+        )  # fmt: skip
+        failures = CounterMetricFamily(
+            "referee_failures", "Known failures (the operator's log), by kind", labels=["kind"]
         )
-        self.failures = Counter(
-            "referee_failures", "Known failures (the operator's log), by kind", ["kind"],
-            registry=r,
-        )  # fmt: skip
-        self.counted: dict[tuple[str, str], Any] = {}
-        """The interactions' counters by (command, outcome), made once each."""
+        for kind, count in sorted(self.failures.items()):
+            failures.add_metric([kind], count)
+        yield failures
 
 
 _on: _Metrics | None = None
@@ -95,10 +145,9 @@ def interaction(command: str, outcome: str, seconds: float) -> None:
     """One interaction answered (``command`` as typed, ``"asl fire"``)."""
     if _on is None:
         return
-    counter = _on.counted.get((command, outcome))
-    if counter is None:
-        counter = _on.counted[command, outcome] = _on.interactions.labels(command, outcome)
-    counter.inc()
+    key = (command, outcome)
+    counts = _on.interactions
+    counts[key] = counts.get(key, 0) + 1
     _on.interaction_seconds.observe(seconds)
 
 
@@ -119,13 +168,13 @@ def beacon_fetch(seconds: float, *, failed: bool) -> None:
     if _on is not None:
         _on.beacon_seconds.observe(seconds)
         if failed:
-            _on.beacon_failures.inc()
+            _on.beacon_failures += 1
 
 
 def failure(kind: str) -> None:
     """One known failure (``database timeout``)."""
     if _on is not None:
-        _on.failures.labels(kind).inc()
+        _on.failures[kind] = _on.failures.get(kind, 0) + 1
 
 
 __all__ = [

@@ -44,6 +44,10 @@ FOREIGN_COMMANDS = {
     "ping": "the bare discord.py bot the benchmarks compare against (bench/floor_bot.py)",
     "toy": "the toy game system of the tests (tests/bot/toysystem.py)",
     "data": "a directory of the Docker image, not a command",
+    "metrics": "the Prometheus endpoint of REFEREE_METRICS_PORT (bot/ops/health.py)",
+    "healthz": "the liveness endpoint of REFEREE_METRICS_PORT (bot/ops/health.py)",
+    "readyz": "the readiness endpoint of REFEREE_METRICS_PORT (bot/ops/health.py)",
+    "gateway": "Discord's REST route GET /gateway/bot, asked by --shards auto",
 }
 """Slash-words in the docs that are not the referee's commands, and why."""
 

@@ -18,7 +18,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.storage import open_repository
-from tests.e2e.conftest import BotLauncher, answer
+from tests.e2e.conftest import ROOT, BotLauncher, answer
 from tests.fake_discord import FakeDiscord
 from tests.pgserver import PostgresServer
 from tests.storage.test_deadlines import locked_by_a_sleeper
@@ -40,6 +40,15 @@ async def scrape(session: aiohttp.ClientSession, base: str) -> dict[tuple[str, s
             if sample.name == "referee_interactions_total":
                 counts[sample.labels["command"], sample.labels["outcome"]] = sample.value
     return counts
+
+
+def documented_metrics() -> set[str]:
+    """The metrics docs/OPERATING.md lists and the Grafana dashboard of docs/ draws."""
+    names = set(re.findall(r"^\| `(referee_\w+)", (ROOT / "docs/OPERATING.md").read_text(), re.M))
+    names |= set(re.findall(r"referee_\w+", (ROOT / "docs/grafana/referee.json").read_text()))
+    families = {re.sub(r"_(total|bucket|count|sum)$", "", name) for name in names}
+    assert len(families) >= 10, families
+    return families
 
 
 async def status(session: aiohttp.ClientSession, url: str) -> tuple[int, str]:
@@ -127,6 +136,9 @@ async def test_metrics_health_and_a_frozen_database_seen_from_outside(
         assert await status(session, f"{base}/readyz") == (200, "ready\n")
         counts = await scrape(session, base)
         assert counts[("roll", "timeout")] == 4 and counts[("roll", "ok")] == 4, counts
+        async with session.get(f"{base}/metrics") as response:
+            served = {f.name for f in text_string_to_metric_families(await response.text())}
+        assert documented_metrics() <= served, documented_metrics() - served
     code = await bot.stop()
     assert code == 0, bot.output()
     output = bot.output()

@@ -73,6 +73,10 @@ class PostgresServer:
             ],
             check=True, capture_output=True, user=self.user,
         )  # fmt: skip
+        self.launch()
+
+    def launch(self) -> None:
+        """Start ``postgres`` on the data directory (again, after :meth:`shut_down`)."""
         self.process = subprocess.Popen(
             [
                 str(self.bindir / "postgres"), "-D", str(self.data), "-k", str(self.socket_dir),
@@ -128,6 +132,13 @@ class PostgresServer:
             await connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
         finally:
             await connection.close()
+
+    def shut_down(self) -> None:
+        """Stop the server (a fast shutdown), keeping its data: :meth:`launch` starts it again."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            self.process.wait(30)
+        (self.socket_dir / ".s.PGSQL.5432").unlink(missing_ok=True)
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:

@@ -159,7 +159,7 @@ class PostgresRepository(Repository):
                 failure = self._failure(exc)
                 if failure is None:
                     raise
-                connection.terminate()
+                _drop(connection)
                 if failure is exc:
                     raise
                 raise failure from exc
@@ -336,13 +336,19 @@ async def _begin(connection: asyncpg.Connection) -> AsyncIterator[Transaction]:
         yield _PostgresTransaction(connection)
     except BaseException as exc:
         if failure_kind(exc) is not None or isinstance(exc, Unavailable):
-            connection.terminate()
+            _drop(connection)
         elif not connection.is_closed():
             await transaction.rollback()
         if isinstance(exc, asyncpg.UniqueViolationError):
             raise Duplicate(str(exc)) from exc
         raise
     await transaction.commit()
+
+
+def _drop(connection: asyncpg.Connection) -> None:
+    """Close a connection that failed, at once (asyncpg may have dropped it already)."""
+    with contextlib.suppress(asyncpg.InterfaceError):
+        connection.terminate()
 
 
 def failure_kind(exc: BaseException) -> str | None:

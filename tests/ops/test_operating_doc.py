@@ -6,6 +6,7 @@ filled in as they would fill them."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -72,8 +73,7 @@ async def test_the_systemd_and_kubernetes_recipes_run_their_shards(tmp_path: Pat
         first = await launcher.start(command_0, **settings)
         pod_environment = {
             **environment_1,
-            "REFEREE_METRICS_PORT": "0",
-            "REFEREE_LOG_FORMAT": "text",
+            "REFEREE_METRICS_PORT": "0",  # a free port; the logs stay JSON, as the manifest says
         }
         second = await launcher.start(command_1, **settings, **pod_environment)
         try:
@@ -83,5 +83,11 @@ async def test_the_systemd_and_kubernetes_recipes_run_their_shards(tmp_path: Pat
             codes = [await first.stop(), await second.stop()]
         assert codes == [0, 0], (first.output(), second.output())
     assert "Running shards [0] of 2" in first.output()
-    assert "Running shards [1] of 2" in second.output()
-    assert "Serving /metrics, /healthz and /readyz on http://0.0.0.0:" in second.output()
+    assert environment_1["REFEREE_LOG_FORMAT"] == "json"
+    records = [json.loads(line) for line in second.output().splitlines()]  # every line is JSON
+    messages = [r["message"] for r in records]
+    assert {"time", "level", "logger", "message"} <= set(records[0])
+    assert any(m.startswith("Running shards [1] of 2") for m in messages), messages
+    assert any(
+        m.startswith("Serving /metrics, /healthz and /readyz on http://0.0.0.0:") for m in messages
+    )

@@ -20,7 +20,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.errors import DatabaseBusy, DatabaseTimeout, Unavailable
+from bot.errors import DatabaseBusy, DatabaseTimeout, DatabaseUnreachable, Unavailable
 from bot.models import Place
 from bot.service.game_service import GameService
 from bot.storage import open_repository
@@ -28,7 +28,7 @@ from bot.storage.limits import Limits
 from bot.table import commands as gc
 from tests.bot.conftest import ALICE, HERE, start_game
 from tests.bot.toysystem import SYSTEM
-from tests.pgserver import PostgresServer
+from tests.pgserver import PostgresServer, find_bindir
 
 TIMEOUT = 1.0
 SENTENCE = "The database did not answer within 1 s, so nothing was changed; try again in a minute."
@@ -216,3 +216,42 @@ async def test_the_waiting_queue_is_bounded_and_a_connection_not_had_in_time_is_
         assert busy.endswith("so nothing was changed; try again in a minute."), busy
         assert (await service.handle(HERE, ALICE, "after", roll("after"))).seq is not None
     await postgres_server.drop_database(url)
+
+
+async def test_a_postgresql_server_that_goes_down_and_comes_back_is_one_sentence_then_served(
+    tmp_path: Path,
+) -> None:
+    """An outage (a server of this test's own, shut down and started again): each request is
+    told at once that the database cannot be reached and nothing was changed; when the server is
+    back, the same bot process serves again."""
+    bindir = find_bindir()
+    assert bindir is not None
+    server = PostgresServer(bindir)
+    server.start()
+    try:
+        url = await server.create_database()
+        async with serving(url, Limits(timeout=TIMEOUT)) as service:
+            await start_game(service)
+            await service.handle(HERE, ALICE, "before", roll("before"))
+            head, ids = await stored(url)
+            server.shut_down()
+            for n in range(5):
+                began = time.monotonic()
+                with pytest.raises(Unavailable) as refused:
+                    await service.handle(HERE, ALICE, f"down-{n}", roll("down"))
+                assert refused.value.user_message.endswith(
+                    "so nothing was changed; try again in a minute."
+                ), refused.value.user_message
+                assert time.monotonic() - began < TIMEOUT + 1.5
+            assert isinstance(refused.value, DatabaseUnreachable), refused.value
+            server.launch()
+            for attempt in range(50):
+                try:
+                    reply = await service.handle(HERE, ALICE, f"back-{attempt}", roll("back"))
+                    break
+                except Unavailable:
+                    await asyncio.sleep(0.1)
+            assert reply.seq == head + 1
+        assert (await stored(url))[1] == [*ids, f"back-{attempt}"]
+    finally:
+        server.stop()

@@ -218,7 +218,9 @@ class FakeDiscord:
     same members), placed on shard ``k % shards`` for the k-th (the first server is on shard 0).
     A connection that identified as a shard gets READY and GUILD_CREATE for its shard's servers
     only, and a server's interactions go to the newest open connection of its shard (a dead
-    process's servers get nothing until a connection for their shard identifies again).
+    process's servers get nothing until a connection for their shard identifies again). With
+    ``shards=1`` (the default) every connection gets every server and the newest gets the
+    interactions, whatever shard it says it is, as before.
     ``identified`` lists every identify as ``(time.monotonic(), shard id, shard count)``.
     """
 
@@ -236,6 +238,8 @@ class FakeDiscord:
         self.token = token
         self.recommended_shards = shards
         self.max_concurrency = max_concurrency
+        self.by_shard = shards > 1
+        """Route servers by shard (a test asked for several shards), as Discord does."""
         self.callback_deadline = callback_deadline
         self.followup_window = followup_window
         """Seconds an interaction's token takes follow-ups and edits (Discord: 15 minutes);
@@ -783,7 +787,7 @@ class FakeDiscord:
         if not self._gateways:
             raise AssertionError("the bot is not connected to the gateway")
         guild_id = data.get("guild_id")
-        if guild_id is not None:  # the newest open connection of the server's shard
+        if guild_id is not None and self.by_shard:  # the newest open connection of its shard
             for gateway in reversed(self._gateways):
                 if not gateway.closed and gateway.serves(guild_id):
                     await gateway.dispatch(event, data)
@@ -838,7 +842,7 @@ class FakeDiscord:
             return
         self.identify = identify
         shard = identify.get("shard")
-        if shard is not None:
+        if shard is not None and self.by_shard:
             gateway.shard = (int(shard[0]), int(shard[1]))
         guilds = [g for g in self.guild_ids if gateway.serves(g)]
         await gateway.dispatch(
@@ -849,7 +853,7 @@ class FakeDiscord:
                 "guilds": [{"id": guild_id, "unavailable": True} for guild_id in guilds],
                 "session_id": "session-" + p.snowflake(),
                 "resume_gateway_url": self.gateway_url,
-                "shard": list(gateway.shard or (0, 1)),
+                "shard": list(gateway.shard or shard or (0, 1)),
                 "application": {"id": self.application_id, "flags": 0},
                 "private_channels": [],
                 "relationships": [],
@@ -875,7 +879,7 @@ class FakeDiscord:
             )
             await gateway.dispatch("GUILD_CREATE", guild)
         self._guild_sent.set()
-        shard_id, count = gateway.shard or (0, 1)
+        shard_id, count = gateway.shard or tuple(shard or (0, 1))
         async with self._ready_changed:
             self.identified.append((time.monotonic(), shard_id, count))
             self._ready_changed.notify_all()

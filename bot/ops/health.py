@@ -7,7 +7,7 @@
   readiness probe).
 - ``/metrics``: Prometheus' text format (:mod:`bot.ops.metrics`), with, read at each scrape, the
   database pool's use, each shard's gateway latency, the beacon declarations this process is
-  waiting on, and the reminders due.
+  waiting on, and the reminders due (one count of the games' timers, read before each scrape).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -32,6 +33,8 @@ class BotCollector:
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
+        self.reminders_due: int | None = None
+        """The reminders (the games' timers) due and not sent, read before each scrape."""
 
     def collect(self) -> Iterator[Any]:
         from prometheus_client.core import GaugeMetricFamily
@@ -66,6 +69,12 @@ class BotCollector:
             "Beacon declarations this process waits to resolve",
             value=resolver.waiting() if resolver is not None else 0,
         )
+        if self.reminders_due is not None:
+            yield GaugeMetricFamily(
+                "referee_reminders_due",
+                "Reminders (the games' timers) due and not sent yet, all processes",
+                value=self.reminders_due,
+            )
 
 
 def gateway_latencies(bot: Any) -> list[tuple[int, float]]:
@@ -96,7 +105,8 @@ class HealthServer:
         self.host = host
         self.port = port
         self.registry = metrics.enable()
-        self.registry.register(BotCollector(bot))
+        self.collector = BotCollector(bot)
+        self.registry.register(self.collector)
         self._runner: web.AppRunner | None = None
 
     async def start(self) -> int:
@@ -123,6 +133,14 @@ class HealthServer:
     async def _metrics(self, request: web.Request) -> web.Response:
         from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
+        repo = getattr(getattr(self.bot, "game_service", None), "repo", None)
+        if repo is not None and hasattr(repo, "timers_due"):  # one small count, per scrape
+            try:
+                now = int(time.time() * 1000)
+                due = await asyncio.wait_for(repo.timers_due(now), READY_DATABASE_TIMEOUT)
+                self.collector.reminders_due = int(due)
+            except Exception:  # the database does not answer: the gauge is left out
+                self.collector.reminders_due = None
         body = generate_latest(self.registry)
         return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
 

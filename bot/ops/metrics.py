@@ -17,7 +17,7 @@ tools pay nothing. The figures (docs/OPERATING.md, "Metrics"):
 ``referee_beacon_fetch_seconds``, ``referee_beacon_fetch_failures_total``  fetching a round
 ``referee_failures_total{kind}``                  the known failures of the operator's log
 and, read when scraped (:mod:`bot.ops.health`): the database pool, each shard's gateway latency,
-the beacon declarations pending, the reminders due.
+the beacon declarations pending, the reminders due (``referee_reminders_due``).
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from rules_core.dice import ScriptedDice
 from rules_core.outcome import Outcome
 from rules_core.system import GameSystem
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 """The version of the entry format (``"v"`` in every entry, ``version`` in an export header)."""
 GENESIS_PREV = "0" * 64
 """The ``prev`` of a game's first entry."""

@@ -19,7 +19,6 @@ the states are not compared from that entry on.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -89,18 +88,15 @@ class _OtherRules:
 def verify_lines(lines: list[str], systems: Mapping[str, GameSystem[Any, Any]]) -> Report:
     """Verify an export given as its lines."""
     try:
-        counts = dict(verify_dice.check(list(lines)))
+        checker = verify_dice.Checker(list(lines))
+        counts = dict(checker.run())
     except verify_dice.Mismatch as exc:
         return Report(ok=False, message=str(exc), seq=exc.seq)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         return Report(ok=False, message=f"malformed export ({exc!r})", seq=None)
-    head = json.loads(lines[0])["head"]
-    entries = [json.loads(line) for line in lines[1:] if line.strip()]
-    for entry in entries:
-        entry.pop("hash", None)
+    head = checker.header["head"]
+    entries = checker.entries  # read strictly, their hashes checked and taken off
     genesis = entries[0]
-    if genesis["kind"] != "game.new":
-        return Report(ok=False, message="entry 1: the log does not start with game.new", seq=1)
     system = systems.get(genesis["system"])
     if system is None:
         return Report(
@@ -111,76 +107,13 @@ def verify_lines(lines: list[str], systems: Mapping[str, GameSystem[Any, Any]]) 
     beacon = check_beacon_rounds(entries)
     if isinstance(beacon, Report):
         return beacon
-    state: BaseModel | None = None
-    voided: set[int] = set()
-    replayed = 0
-    genesis_rules = genesis.get("rules")
-    other = _OtherRules(
-        running=system.rules_version,
-        recorded={int(e["seq"]): e.get("rules", genesis_rules) for e in entries},
-    )
-    for entry in entries:
-        seq = int(entry["seq"])
-        kind = entry["kind"]
-        if kind == "resolved":  # a beacon game's resolution replays as the action or roll it is
-            kind = entry["resolves"]
-        recorded = other.recorded[seq]
-        if other.ruling is not None:  # past a ruling of other rules: only the /roll arithmetic
-            if kind == "roll":
-                try:
-                    problem = _check_roll(entry)
-                except Exception as exc:
-                    problem = f"cannot be replayed ({exc})"
-                if problem is not None:
-                    return Report(ok=False, message=f"entry {seq}: {problem}", seq=seq)
-            continue
-        problem = None
-        try:
-            if kind == "game.new":
-                state = system.new_state(tuple(entry["sides"]), dict(entry.get("options", {})))
-            elif kind == "action":
-                assert state is not None
-                action = system.parse_action(entry["action"])
-                side = system.acting_side(state, action)
-                concerned = sorted(system.concerned_sides(state, action))
-                if side != entry["side"]:
-                    problem = f"the action is declared for {side}, the log says {entry['side']}"
-                elif "sides" in entry and concerned != sorted(entry["sides"]):
-                    problem = (
-                        f"the action concerns {', '.join(concerned)}, the log says "
-                        f"{', '.join(entry['sides'])}"
-                    )
-                else:
-                    outcome = replay_action(system, state, entry)
-                    if canonical(outcome_json(outcome)) != canonical(entry["outcome"]):
-                        problem = "the rules give another outcome than the logged one"
-                    else:
-                        state = outcome.state
-                        replayed += 1
-            elif kind == "roll":
-                problem = _check_roll(entry)
-                if problem is not None:  # no rules version makes other dice arithmetic
-                    return Report(ok=False, message=f"entry {seq}: {problem}", seq=seq)
-            elif kind == "game.void":
-                voided.add(int(entry["entry"]))
-                state = rebuild_state(system, entries[: seq - 1], voided)
-        except ReplayError as exc:
-            problem = exc.reason
-        except Exception as exc:  # any failure to replay is a mismatch at this entry
-            problem = f"cannot be replayed ({exc})"
-        if problem is None and other.state_form is None:
-            assert state is not None
-            if state_hash(state_json(state)) != entry["state"]:
-                if recorded == other.running:
-                    problem = "the state after it is not the logged one"
-                else:
-                    other.state_form = seq
-        if problem is None:
-            continue
-        if recorded == other.running and other.state_form is None:
-            return Report(ok=False, message=f"entry {seq}: {problem}", seq=seq)
-        other.ruling = (seq, problem)
-    counts["actions replayed"] = replayed
+    assert checker.table is not None
+    replay = _Replay(system, checker.table, entries)
+    failed = replay.run()
+    if failed is not None:
+        return failed
+    counts["actions replayed"] = replay.replayed
+    other = replay.other
     if other.ruling is not None or other.state_form is not None:
         return _other_rules_report(system, other, counts, head)
     message = verify_dice.verdict(counts, head, replayed=True)
@@ -200,6 +133,143 @@ def verify_lines(lines: list[str], systems: Mapping[str, GameSystem[Any, Any]]) 
             f" state replays the same under {system.name} rules version {other.running}."
         )
     return Report(ok=True, message=message, counts=counts)
+
+
+class _Replay:
+    """Every entry replayed through rules_core in order: each action's outcome, its acting side,
+    the sides it concerns (recomputed here, never read from the log) and whether its declarer
+    could act for them; each ``/roll``; each void; the state after every entry."""
+
+    def __init__(
+        self, system: GameSystem[Any, Any], table: verify_dice.Table, entries: list[dict[str, Any]]
+    ) -> None:
+        self.system, self.table, self.entries = system, table, entries
+        self.state: BaseModel | None = None
+        self.voided: set[int] = set()
+        self.replayed = 0
+        self.concerned: dict[int, list[str]] = {}
+        """Each replayed action's sides as recomputed here (for the voids after it)."""
+        genesis_rules = entries[0].get("rules")
+        self.other = _OtherRules(
+            running=system.rules_version,
+            recorded={int(e["seq"]): e.get("rules", genesis_rules) for e in entries},
+        )
+
+    def run(self) -> Report | None:
+        """None when every entry replays (or rules differently under other rules, noted in
+        :attr:`other`); a failed :class:`Report` at the first mismatch."""
+        other = self.other
+        for entry in self.entries:
+            seq = int(entry["seq"])
+            kind = entry["kind"]
+            if kind == "resolved":  # a beacon game's resolution replays as the action or roll
+                kind = entry["resolves"]
+            if other.ruling is not None:  # past a ruling of other rules: only /roll arithmetic
+                if kind == "roll":
+                    try:
+                        problem = _check_roll(entry)
+                    except Exception as exc:
+                        problem = f"cannot be replayed ({exc})"
+                    if problem is not None:
+                        return Report(ok=False, message=f"entry {seq}: {problem}", seq=seq)
+                continue
+            try:
+                problem = self.entry(entry, kind)
+            except ReplayError as exc:
+                problem = exc.reason
+            except Exception as exc:  # any failure to replay is a mismatch at this entry
+                problem = f"cannot be replayed ({exc})"
+            if kind == "roll" and problem is not None:  # no rules version makes other arithmetic
+                return Report(ok=False, message=f"entry {seq}: {problem}", seq=seq)
+            recorded = other.recorded[seq]
+            if problem is None and other.state_form is None:
+                assert self.state is not None
+                if state_hash(state_json(self.state)) != entry["state"]:
+                    if recorded == other.running:
+                        problem = "the state after it is not the logged one"
+                    else:
+                        other.state_form = seq
+            if problem is None:
+                continue
+            if recorded == other.running and other.state_form is None:
+                return Report(ok=False, message=f"entry {seq}: {problem}", seq=seq)
+            other.ruling = (seq, problem)
+        return None
+
+    def entry(self, entry: dict[str, Any], kind: str) -> str | None:
+        """Replay one entry; what differs from the log, or None."""
+        system = self.system
+        if kind == "game.new":
+            self.state = system.new_state(tuple(entry["sides"]), dict(entry.get("options", {})))
+        elif kind == "action":
+            return self.action(entry)
+        elif kind == "roll":
+            return _check_roll(entry)
+        elif kind == "game.void":
+            target = int(entry["entry"])
+            _, held = self.table.could[int(entry["seq"])]
+            mine = held & set(self.concerned.get(target, ()))
+            if "agreed" not in entry and mine:
+                return (
+                    f"{entry['by']['name']} voids an entry concerning {', '.join(sorted(mine))},"
+                    " a side they hold, without the other side's agreement"
+                )
+            self.voided.add(target)
+            self.state = rebuild_state(system, self.entries[: int(entry["seq"]) - 1], self.voided)
+        return None
+
+    def action(self, entry: dict[str, Any]) -> str | None:
+        """An action: written as the bot writes it, declared for its side by someone who could
+        act for every side it concerns (recomputed), ruled as logged."""
+        system, state, seq = self.system, self.state, int(entry["seq"])
+        assert state is not None
+        action = system.parse_action(entry["action"])
+        written = action.model_dump(mode="json")
+        for key, value in entry["action"].items():
+            if key not in written or canonical(written[key]) != canonical(value):
+                return f"its action's {key!r} is not written as the bot writes it ({value!r})"
+        side = system.acting_side(state, action)
+        concerned = sorted(system.concerned_sides(state, action))
+        self.concerned[seq] = concerned
+        if side != entry["side"]:
+            return f"the action is declared for {side}, the log says {entry['side']}"
+        if "sides" in entry and concerned != sorted(entry["sides"]):
+            return (
+                f"the action concerns {', '.join(concerned)}, the log says "
+                f"{', '.join(entry['sides'])}"
+            )
+        refused = self.permitted(entry, action, concerned)
+        if refused is not None:
+            return refused
+        outcome = replay_action(system, state, entry)
+        if canonical(outcome_json(outcome)) != canonical(entry["outcome"]):
+            return "the rules give another outcome than the logged one"
+        self.state = outcome.state
+        self.replayed += 1
+        return None
+
+    def permitted(
+        self, entry: dict[str, Any], action: BaseModel, concerned: list[str]
+    ) -> str | None:
+        """Whether the declarer (with the proposer whose proposal they confirmed) could act for
+        every side the action concerns, and give its referee-only options; why not, or None."""
+        referee, held = self.table.could[int(entry["seq"])]
+        if referee:
+            return None
+        name = entry["by"]["name"]
+        holds = {side.casefold() for side in held}
+        missing = [side for side in concerned if side.casefold() not in holds]
+        if missing:
+            return (
+                f"{name} does not hold the {' and '.join(missing)} seat this action concerns "
+                "(recomputed from the rules), and no one who did agreed"
+            )
+        for option, info in type(action).model_fields.items():
+            extra = info.json_schema_extra
+            given = getattr(action, option) != info.get_default(call_default_factory=True)
+            if isinstance(extra, dict) and extra.get("referee_only") and given:
+                return f"{name} is not a referee, and only a referee may give the option {option}"
+        return None
 
 
 def _check_roll(entry: dict[str, Any]) -> str | None:

@@ -54,8 +54,15 @@ if set(HANDLERS) != set(TABLE_COMMANDS):  # a command declared without a handler
     raise ImportError(f"table commands and handlers differ: {set(HANDLERS) ^ set(TABLE_COMMANDS)}")
 
 
+_last_time = ""
+
+
 def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
+    """The time of a new entry; never before the last one this process wrote, so a log's times
+    never run backwards when the system clock is set back (the verifiers refuse that)."""
+    global _last_time
+    _last_time = max(_last_time, datetime.now(UTC).isoformat(timespec="milliseconds"))
+    return _last_time
 
 
 def _new_game_id() -> str:

@@ -270,3 +270,42 @@ def test_an_export_of_an_older_referee_passes_the_page_on_its_chain_and_dice_alo
         for x in [header, *entries]
     )
     assert not browser.verify(write(tmp_path, "forged.jsonl", forged)).ok
+
+
+def test_the_page_reads_as_strictly_and_checks_who_acted_as_the_python_verifiers(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """Every loose reading and every entry re-attributed to a player who could not declare it,
+    refused by both Python verifiers (tests/bot/test_verify_strict.py), is refused by the page,
+    at the same entry as the standard-library checker."""
+    from tests.bot import test_verify_strict as strict
+    from tests.bot.test_verify_forgery import reseal as reseal_entries
+
+    honest = asyncio.run(strict.play(tmp_path / "s.db", strict.LINES))
+    assert browser.verify(write(tmp_path, "honest.jsonl", honest)).ok
+    forgeries = {name: reseal_entries(honest, edit) for name, edit in strict.ENTRY_EDITS.items()}
+    forgeries |= {name: edit(honest) for name, edit in strict.LINE_EDITS.items()}
+    forgeries["a takeover without sides"] = reseal_entries(
+        honest, strict.by_player(5, strict.BOB, drop_sides=True)
+    )
+    forgeries["set-up of both sides by one player"] = reseal_entries(
+        honest, strict.by_player(6, strict.ALICE, drop_sides=False)
+    )
+    for name in ("A\x00", "HMG, LMG"):
+        forgeries[f"a unit named {name!r}"] = asyncio.run(
+            strict.play_with_service(tmp_path / f"{len(forgeries)}.db", name)
+        )
+    for n, (name, forged) in enumerate(forgeries.items()):
+        standalone, full, message = python_verdicts(forged)
+        assert not (standalone or full), name
+        verdict = browser.verify(write(tmp_path, f"forged-{n}.jsonl", forged))
+        assert not verdict.ok, (name, verdict)
+        if message.startswith("entry "):
+            assert verdict.problems[0].split(":")[0] in (
+                message.split(":")[0],
+                "malformed export",
+            ), (name, message, verdict)
+    older = reseal_entries(honest, strict.by_player(5, strict.BOB, drop_sides=True, downgrade=True))
+    verdict = browser.verify(write(tmp_path, "older.jsonl", older))
+    assert verdict.ok, verdict  # it cannot recompute sides: it says what it left unchecked
+    assert any("checked against their acting side only" in note for note in verdict.notes)

@@ -94,7 +94,6 @@ def verify_lines(lines: list[str], systems: Mapping[str, GameSystem[Any, Any]]) 
         return Report(ok=False, message=str(exc), seq=exc.seq)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         return Report(ok=False, message=f"malformed export ({exc!r})", seq=None)
-    head = checker.header["head"]
     entries = checker.entries  # read strictly, their hashes checked and taken off
     genesis = entries[0]
     system = systems.get(genesis["system"])
@@ -115,23 +114,26 @@ def verify_lines(lines: list[str], systems: Mapping[str, GameSystem[Any, Any]]) 
     counts["actions replayed"] = replay.replayed
     other = replay.other
     if other.ruling is not None or other.state_form is not None:
-        return _other_rules_report(system, other, counts, head)
-    message = verify_dice.verdict(counts, head, replayed=True)
+        return _other_rules_report(system, other, checker, counts)
+    unchecked, details = [], []
+    counts.pop(verify_dice.ROUNDS_UNCHECKED, None)
+    counts.pop(verify_dice.UNRECORDED_SIDES, None)  # recomputed here, every one
     if beacon is not None:
         checked, chain = beacon
-        counts.pop(verify_dice.ROUNDS_UNCHECKED, None)
         counts["beacon signatures checked"] = checked
-        message = verify_dice.verdict(counts, head, replayed=True)
         if chain.chain_hash not in KNOWN_CHAINS:
-            message += (
-                f" The beacon chain {chain.name!r} ({chain.chain_hash[:16]}…) is not a known "
-                "public chain: its key is the export's own."
+            unchecked.append(
+                f"the beacon chain {chain.name!r} ({chain.chain_hash[:16]}…) is not a known "
+                "public chain: its key is the export's own"
             )
     if any(v != other.running for v in other.recorded.values()):
-        message += (
-            f" Played under {other.played_under(system.name, len(entries))}: every ruling and"
-            f" state replays the same under {system.name} rules version {other.running}."
+        details.append(
+            f"played under {other.played_under(system.name, len(entries))}: every ruling and"
+            f" state replays the same under {system.name} rules version {other.running}"
         )
+    message = verify_dice.verdict(
+        checker, counts, replayed=True, unchecked=unchecked, details=details
+    )
     return Report(ok=True, message=message, counts=counts)
 
 
@@ -293,31 +295,43 @@ def _check_roll(entry: dict[str, Any]) -> str | None:
 
 
 def _other_rules_report(
-    system: GameSystem[Any, Any], other: _OtherRules, counts: dict[str, int], head: dict[str, Any]
+    system: GameSystem[Any, Any],
+    other: _OtherRules,
+    checker: verify_dice.Checker,
+    counts: dict[str, int],
 ) -> Report:
     """The verdict on a log played under other rules: what was checked, what was not."""
-    checked = ", ".join(f"{n} {what}" for what, n in counts.items())
+    told = []
     if other.ruling is not None:
         seq, problem = other.ruling
-        told = (
-            f"entry #{seq} rules differently today ({problem}): the rulings of entries 1–{seq - 1}"
-            f" replay the same; the rulings from entry #{seq} on were NOT verified"
+        headline = f"the rulings from entry #{seq} on were NOT verified."
+        told.append(
+            f"Entry #{seq} rules differently today ({problem}); the rulings of entries 1–{seq - 1}"
+            " replay the same."
         )
     else:
         seq = other.state_form or 1
-        told = "every ruling replays the same today"
+        headline = "every ruling replays the same today, but the states were not all compared."
     if other.state_form is not None:
-        told += (
-            f"; the state after each entry is recorded in another form from entry "
-            f"#{other.state_form} on and was NOT compared"
+        told.append(
+            f"The state after each entry is recorded in another form from entry #{other.state_form}"
+            " on and was NOT compared."
         )
-    message = (
-        f"NOT VERIFIED UNDER TODAY'S RULES: played under {other.played_under(system.name, seq)}; "
-        f"this referee runs {system.name} rules version {other.running}: "
-        f"{told}. The chain and every die were checked ({checked}; head #{head['seq']} "
-        f"{head['hash']}). Anyone can claim older rules: believe the unverified rulings only as "
-        "far as you believe the game was played on a referee of that version."
+    told += [
+        f"Played under {other.played_under(system.name, seq)}; this referee runs {system.name} "
+        f"rules version {other.running}.",
+        "The chain and every die were checked. Anyone can claim older rules: believe the "
+        "unverified rulings only as far as you believe the game was played on a referee of that "
+        "version.",
+    ]
+    counts.pop(verify_dice.ROUNDS_UNCHECKED, None)
+    counts.pop(verify_dice.UNRECORDED_SIDES, None)
+    message = verify_dice.verdict(
+        checker, counts, replayed=True, headline=f"NOT VERIFIED UNDER TODAY'S RULES: {headline}"
     )
+    lines = message.split("\n")
+    at = 2 if lines[0].startswith("SCRIPTED GAME") else 1
+    message = "\n".join([*lines[:at], *told, *lines[at:]])
     return Report(ok=False, message=message, seq=seq, counts=counts, other_rules=True)
 
 

@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import struct
 import sys
 from datetime import datetime
@@ -187,6 +186,8 @@ class Checker:
         self.rounds = 0
         self.interactions: set[str] = set()
         self.last_at: datetime | None = None
+        self.unproven: set[int] = set()
+        """Entries holding dice of a seed not revealed yet: they prove nothing yet."""
 
     def run(self) -> dict[str, int]:
         """Check every entry in order, then the header and the dice; the counts."""
@@ -334,12 +335,14 @@ class Checker:
             raise Mismatch(seq, "entries follow the end of the game")
 
     def recompute(self) -> tuple[int, int]:
-        """Every die of a revealed seed recomputed: (checked, of seeds not revealed)."""
+        """Every die of a revealed seed recomputed: (checked, of seeds not revealed); the entries
+        holding dice of seeds not revealed are kept in :attr:`unproven`."""
         checked = unrevealed = 0
         for seq, die, mix, beacon in self.pending:
             seed = self.seeds.get(die["epoch"])
             if seed is None:
                 unrevealed += 1
+                self.unproven.add(seq)
                 continue
             face = die_face(seed, self.game, mix, die["seq"], die["sides"], beacon)
             if face != die["face"]:
@@ -413,22 +416,60 @@ def check_header(header: dict[str, Any], entries: list[dict[str, Any]], head_has
             raise Mismatch(0, f"the header's {key} is {header.get(key)!r}, the log says {value!r}")
 
 
-def verdict(counts: dict[str, int], head: dict[str, Any], *, replayed: bool = False) -> str:
-    """The OK line, with what the check does not prove; ``replayed``: the caller (``referee
-    verify``) also replayed every ruling, so the line does not say they were not."""
-    rulings = (
-        "every ruling was replayed through the rules"
-        if replayed
-        else "the rulings are not replayed here (each action's outcome is as logged: `referee"
-        " verify` replays them through the rules)"
-    )
-    return (
-        "OK: "
-        + ", ".join(f"{n} {what}" for what, n in counts.items())
-        + f". Head #{head['seq']} {head['hash']}: entries after it, if any, are not in this file"
-        " (compare it with the last head the bot posted); who declared each entry is the bot's"
-        f" word; scripted dice prove nothing; {rulings}."
-    )
+def verdict(
+    checker: Checker,
+    counts: dict[str, int],
+    *,
+    replayed: bool = False,
+    proofs: list[str] | None = None,
+    unchecked: list[str] | None = None,
+    details: list[str] | None = None,
+    headline: str | None = None,
+) -> str:
+    """What the check proved, first and short, then the details one per line.
+
+    ``replayed``: the caller (``referee verify``) also replayed every ruling; ``proofs``: what
+    the key and the anchors given proved (none: the file proves only its own consistency);
+    ``unchecked``: what was left unchecked, besides what this checker never checks; ``details``:
+    more lines of details;
+    ``headline``: another first line (``referee verify``'s verdict under other rules).
+    """
+    lines = []
+    if checker.scripted_game:
+        lines.append("SCRIPTED GAME: its dice were typed in (console --dice), not rolled: they "
+                     "prove nothing.")  # fmt: skip
+    unproven = counts.get("dice of unrevealed seeds", 0)
+    ruled = "; every ruling replays" if replayed else ""
+    lines.append(headline or (
+        f"OK{' so far' if unproven else ''}: {counts['entries']} entries consistent — chain, "
+        f"seeds, {counts['dice checked']} dice and who declared what{ruled}."
+    ))  # fmt: skip
+    lines += proofs or [
+        "It proves only its own consistency: no key and no anchor were given to tie it to the bot."
+    ]
+    if unproven:
+        epochs = " and ".join(str(e) for e in checker.commitments if e not in checker.seeds)
+        lines.append(
+            f"Not proven yet: {unproven} dice of epoch {epochs}'s seed and what "
+            f"{len(checker.unproven)} entries made of them, until /game rotate or /game end."
+        )
+    if not replayed:
+        lines.append("Not checked: the rulings and the sides each action concerns (referee "
+                     "verify replays them).")  # fmt: skip
+    lines += [f"Not checked: {what}" for what in unchecked or ()]
+    head = checker.header["head"]
+    lines.append(f"  head: #{head['seq']} {head['hash']}")
+    for epoch, commitment in sorted(checker.commitments.items()):
+        state = "revealed" if epoch in checker.seeds else "not revealed yet"
+        lines.append(f"  epoch {epoch} commitment: {commitment} ({state})")
+    lines += [
+        f"  {what}: {n}" for what, n in counts.items() if n or what in ("entries", "dice checked")
+    ]
+    lines += [f"  {detail}" for detail in details or ()]
+    lines.append("  who declared each entry is the bot's word (a Discord identity)")
+    lines.append("  entries after the head, if any, are not in this file: compare the head with "
+                 "the last one the bot posted")  # fmt: skip
+    return "\n".join(lines)
 
 
 def main(argv: list[str]) -> int:
@@ -448,19 +489,24 @@ def main(argv: list[str]) -> int:
         return 1
     lines = split_lines(text)
     try:
-        counts = check(lines)
+        checker = Checker(lines)
+        counts = checker.run()
     except Mismatch as exc:
         print(f"MISMATCH at {exc}")
         return 1
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         print(f"MISMATCH: malformed export ({exc!r})")
         return 1
-    print(verdict(counts, json.loads(lines[0])["head"]))
-    if counts.get(ROUNDS_UNCHECKED):
-        print(
-            "NOTE: this script did not check the beacon rounds' BLS signatures (it uses only the "
-            "standard library); `referee verify` checks them against the chain's public key."
-        )
+    unchecked = []
+    rounds = counts.pop(ROUNDS_UNCHECKED, 0)
+    if rounds:
+        unchecked.append(f"the BLS signatures of the {rounds} beacon rounds (referee verify "
+                         "checks them)")  # fmt: skip
+    older = counts.pop(UNRECORDED_SIDES, 0)
+    if older:
+        unchecked.append(f"who declared {older} older actions recording no sides, beyond their "
+                         "acting side")  # fmt: skip
+    print(verdict(checker, counts, unchecked=unchecked))
     return 0
 
 

@@ -105,14 +105,14 @@ async def test_every_entry_records_the_rules_version_and_verifies_under_it(
     report = verify_text(text, {"toy": SYSTEM})
     assert report.ok and report.exit_status == 0, report.message
     assert "Played under" not in report.message  # nothing to say: the rules are today's
-    assert "every ruling was replayed through the rules" in report.message
-    assert "not replayed" not in report.message  # the full verifier says what it did
+    assert "every ruling replays." in report.message
+    assert "Not checked" not in report.message  # the full verifier says what it did
     # a later referee whose rules rule this game the same verifies it, and says under what
     same = verify_text(text, {"toy": ToyUnchanged()})
     assert same.ok and same.exit_status == 0, same.message
-    assert same.message.endswith(
-        "Played under toy rules version 1: every ruling and state replays the same under toy "
-        "rules version 2."
+    assert (
+        "  played under toy rules version 1: every ruling and state replays the same under toy "
+        "rules version 2\n" in same.message
     )
 
 
@@ -124,12 +124,16 @@ async def test_an_export_of_older_rules_names_the_entry_ruled_differently_today(
     report = verify_text(text, {"toy": ToyNext()})
     assert not report.ok and report.other_rules and report.exit_status == 3
     assert report.seq == careful
-    assert report.message.startswith("NOT VERIFIED UNDER TODAY'S RULES: played under toy rules ")
-    assert (
-        f"version 1; this referee runs toy rules version 2: entry #{careful} rules differently "
-        "today (Careful aim is no longer allowed. (T5))" in report.message
+    assert report.message.startswith(
+        f"NOT VERIFIED UNDER TODAY'S RULES: the rulings from entry #{careful} on were NOT verified."
     )
-    assert f"the rulings from entry #{careful} on were NOT verified" in report.message
+    assert (
+        f"\nEntry #{careful} rules differently today (Careful aim is no longer allowed. (T5))"
+        in report.message
+    )
+    assert "\nPlayed under toy rules version 1; this referee runs toy rules version 2." in (
+        report.message
+    )
     assert "The chain and every die were checked" in report.message
     assert "Anyone can claim older rules" in report.message
 
@@ -177,19 +181,24 @@ def test_a_real_wave_one_export_gets_the_rules_verdict_not_forged(tmp_path: Path
     assert run.returncode == 3, run.stdout + run.stderr
     out = run.stdout.strip()
     assert out.startswith(
-        "NOT VERIFIED UNDER TODAY'S RULES: played under rules of a version it does not record "
-        "(it predates rules versions); this referee runs asl rules version "
+        "NOT VERIFIED UNDER TODAY'S RULES: the rulings from entry #5 on were NOT verified.\n"
+    )
+    assert (
+        "Played under rules of a version it does not record (it predates rules versions); this "
+        "referee runs asl rules version " in out
     )
     # the phase change already gives another outcome today (the Player Turn is rules state now)
-    assert "entry #5 rules differently today (the rules give another outcome" in out
+    assert "Entry #5 rules differently today (the rules give another outcome" in out
     assert "the rulings of entries 1–4 replay the same" in out
     assert "the rulings from entry #5 on were NOT verified" in out
     assert "recorded in another form from entry #1 on and was NOT compared" in out
-    assert "4 dice checked" in out and "forged" not in out
+    assert "dice checked: 4" in out and "forged" not in out
     # the standard-library checker agrees on what it checks: the chain and every die
     plain = standalone(WAVE1)
-    assert plain.returncode == 0 and plain.stdout.startswith("OK: 9 entries, 4 dice checked")
-    assert "the rulings are not replayed here" in plain.stdout
+    assert plain.returncode == 0 and plain.stdout.startswith(
+        "OK: 9 entries consistent — chain, seeds, 4 dice"
+    )
+    assert "Not checked: the rulings" in plain.stdout
 
 
 def test_a_tampered_wave_one_export_still_fails_both_verifiers(tmp_path: Path) -> None:

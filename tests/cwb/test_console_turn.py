@@ -94,8 +94,9 @@ def test_a_scripted_turn_plays_through_the_console_and_verifies(tmp_path: Path) 
     assert len(entries) == 20  # new, 2 seats, 9 set-up, 7 turn (melee, list: not logged), end
     verify = referee("verify", str(export), cwd=tmp_path)
     assert verify.returncode == 0, verify.stdout + verify.stderr
-    assert verify.stdout.startswith("OK: 20 entries")
-    assert "3 scripted dice" in verify.stdout and "16 actions replayed" in verify.stdout
+    assert verify.stdout.startswith("SCRIPTED GAME")
+    assert "OK: 20 entries consistent" in verify.stdout
+    assert "scripted dice: 3" in verify.stdout and "actions replayed: 16" in verify.stdout
 
 
 def test_a_turn_with_real_dice_verifies_every_die_against_the_revealed_seed(
@@ -104,7 +105,8 @@ def test_a_turn_with_real_dice_verifies_every_die_against_the_revealed_seed(
     _, export = play(tmp_path)
     verify = referee("verify", str(export), cwd=tmp_path)
     assert verify.returncode == 0, verify.stdout + verify.stderr
-    assert verify.stdout.startswith("OK: 20 entries, 3 dice checked, 0 dice of unrevealed seeds")
+    assert verify.stdout.startswith("OK: 20 entries consistent — chain, seeds, 3 dice")
+    assert "Not proven yet" not in verify.stdout and "scripted" not in verify.stdout
     # a ruling changed after the fact is caught
     lines = export.read_text(encoding="utf-8").splitlines()
     index = next(i for i, line in enumerate(lines) if '"strength 1"' in line)

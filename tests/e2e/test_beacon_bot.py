@@ -126,7 +126,9 @@ async def test_a_beacon_game_declares_publicly_then_answers_with_a_follow_up(
             capture_output=True, text=True, timeout=120,
         )  # fmt: skip
         assert checked.returncode == 0, checked.stdout + checked.stderr
-    assert "2 beacon signatures checked" in checked.stdout or "2 beacon rounds" in checked.stdout
+    assert (
+        "beacon signatures checked: 2" in checked.stdout or "the 2 beacon rounds" in checked.stdout
+    )
 
 
 async def test_relay_down_the_player_is_told_it_stays_pending_and_the_result_follows(

@@ -115,7 +115,8 @@ def test_honest_exports_verify_in_the_page_and_in_python(browser: Browser, tmp_p
     verdict = browser.verify(write(tmp_path, "server.jsonl", text))
     assert verdict.ok, verdict
     counts = verify_dice.check(verify_dice.split_lines(text))
-    assert f"{counts['entries']} entries, {counts['dice checked']} dice checked" in verdict.counts
+    assert f"entries: {counts['entries']}\ndice checked: {counts['dice checked']}" in verdict.counts
+    assert verdict.headline.startswith(f"OK: {counts['entries']} entries consistent")
     assert counts["dice checked"] >= 4
 
 
@@ -135,8 +136,7 @@ def test_a_beacon_game_verifies_in_the_page_which_says_what_it_did_not_check(
     assert python_verdicts(text)[:2] == (True, True)
     verdict = browser.verify(write(tmp_path, "beacon.jsonl", text))
     assert verdict.ok, verdict
-    assert "2 beacon rounds (signatures not checked)" in verdict.counts
-    assert any("did not check the beacon rounds' BLS signatures" in n for n in verdict.notes)
+    assert any("Not checked: the BLS signatures of the 2 beacon rounds" in n for n in verdict.notes)
 
 
 def test_tampered_exports_fail_in_the_page_and_in_both_python_verifiers(
@@ -212,7 +212,7 @@ def test_any_unicode_players_write_verifies_alike_in_the_page_and_in_python(
         verdict = browser.verify(write(Path(tmp), "unicode.jsonl", text))
         assert (standalone, full, verdict.ok) == (True, True, True), (message, verdict)
         counts = verify_dice.check(verify_dice.split_lines(text))
-        assert f"{counts['dice checked']} dice checked" in verdict.counts
+        assert f"dice checked: {counts['dice checked']}" in verdict.counts
 
 
 def test_game_export_page_true_attaches_the_page_which_verifies_the_export(
@@ -252,7 +252,7 @@ def test_an_export_of_an_older_referee_passes_the_page_on_its_chain_and_dice_alo
     text = wave1.read_text(encoding="utf-8")
     verdict = browser.verify(wave1)
     assert verdict.ok, verdict
-    assert "9 entries, 4 dice checked" in verdict.counts
+    assert "entries: 9\ndice checked: 4" in verdict.counts
     assert "It does not replay the rules" in PAGE.read_text(encoding="utf-8")
     lines = verify_dice.split_lines(text)
     header, entries = json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
@@ -279,17 +279,20 @@ def test_the_page_reads_as_strictly_and_checks_who_acted_as_the_python_verifiers
     refused by both Python verifiers (tests/bot/test_verify_strict.py), is refused by the page,
     at the same entry as the standard-library checker."""
     from tests.bot import test_verify_strict as strict
+    from tests.bot.test_verify_forgery import ALICE as ALICE_
+    from tests.bot.test_verify_forgery import BOB as BOB_
+    from tests.bot.test_verify_forgery import play as play_console
     from tests.bot.test_verify_forgery import reseal as reseal_entries
 
-    honest = asyncio.run(strict.play(tmp_path / "s.db", strict.LINES))
+    honest = asyncio.run(play_console(tmp_path / "s.db", strict.LINES))
     assert browser.verify(write(tmp_path, "honest.jsonl", honest)).ok
     forgeries = {name: reseal_entries(honest, edit) for name, edit in strict.ENTRY_EDITS.items()}
     forgeries |= {name: edit(honest) for name, edit in strict.LINE_EDITS.items()}
     forgeries["a takeover without sides"] = reseal_entries(
-        honest, strict.by_player(5, strict.BOB, drop_sides=True)
+        honest, strict.by_player(5, BOB_, drop_sides=True)
     )
     forgeries["set-up of both sides by one player"] = reseal_entries(
-        honest, strict.by_player(6, strict.ALICE, drop_sides=False)
+        honest, strict.by_player(6, ALICE_, drop_sides=False)
     )
     for name in ("A\x00", "HMG, LMG"):
         forgeries[f"a unit named {name!r}"] = asyncio.run(
@@ -305,7 +308,37 @@ def test_the_page_reads_as_strictly_and_checks_who_acted_as_the_python_verifiers
                 message.split(":")[0],
                 "malformed export",
             ), (name, message, verdict)
-    older = reseal_entries(honest, strict.by_player(5, strict.BOB, drop_sides=True, downgrade=True))
+    older = reseal_entries(honest, strict.by_player(5, BOB_, drop_sides=True, downgrade=True))
     verdict = browser.verify(write(tmp_path, "older.jsonl", older))
     assert verdict.ok, verdict  # it cannot recompute sides: it says what it left unchecked
-    assert any("checked against their acting side only" in note for note in verdict.notes)
+    assert any("beyond their acting side" in note for note in verdict.notes)
+
+
+def test_the_page_says_what_it_proved_as_the_python_verifiers_do(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """An active game: OK so far, and how many dice of the unrevealed seed prove nothing yet; a
+    scripted game says so at the top; no key or anchor: only its own consistency; the head and
+    every epoch's commitment listed."""
+    from bot.dice.game_dice import FaceScript
+    from tests.bot.test_verify_forgery import play as play_console
+    from tests.bot.test_verify_verdicts import GAME, REF
+
+    active = asyncio.run(play_console(tmp_path / "a.db", [*GAME, (REF, "/game rotate"), *GAME[3:]]))
+    verdict = browser.verify(write(tmp_path, "active.jsonl", active))
+    assert verdict.ok and verdict.headline.startswith("OK so far: 6 entries consistent"), verdict
+    assert verdict.notes[0].startswith("It proves only its own consistency")
+    assert (
+        "Not proven yet: 2 dice of epoch 2's seed and what 1 entries made of them, until "
+        "/game rotate or /game end." in verdict.notes
+    )
+    head = json.loads(active.split("\n")[0])["head"]
+    assert f"head: #{head['seq']} {head['hash']}" in verdict.counts
+    assert "(revealed)" in verdict.counts and "(not revealed yet)" in verdict.counts
+    assert "scripted" not in verdict.counts
+    scripted = asyncio.run(
+        play_console(tmp_path / "s.db", [*GAME, (REF, "/game end")], script=FaceScript([3, 4]))
+    )
+    verdict = browser.verify(write(tmp_path, "scripted.jsonl", scripted))
+    assert verdict.ok and verdict.headline.startswith("SCRIPTED GAME"), verdict
+    assert "scripted dice: 2" in verdict.counts

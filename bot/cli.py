@@ -1,5 +1,5 @@
 """The ``referee`` command: ``referee run``, ``referee console``, ``referee verify FILE``,
-``referee backup FILE``, ``referee migrate-db SOURCE TARGET``."""
+``referee key show|rotate``, ``referee backup FILE``, ``referee migrate-db SOURCE TARGET``."""
 
 from __future__ import annotations
 
@@ -120,13 +120,42 @@ def cmd_console(args: argparse.Namespace) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """Verify an exported game."""
-    from bot.log.verify import verify_file
+    from bot.log.verify import Anchor, verify_file
     from bot.service.systems import InstalledSystems
 
+    try:
+        anchors = [Anchor.parse(text) for text in args.anchor or ()]
+    except ValueError as exc:
+        print(exc, file=sys.stderr)
+        return 2
     systems = _systems(args.plugin or ()) or InstalledSystems()
-    report = verify_file(Path(args.file), systems)
+    report = verify_file(Path(args.file), systems, args.key or (), anchors)
     print(report.message)
     return report.exit_status
+
+
+def cmd_key(args: argparse.Namespace) -> int:
+    """Show the bot's signing keys, or rotate: sign with a new key, keep the old one listed."""
+    from bot.log.signing import rotate, signer
+    from bot.storage import Repository
+
+    async def keys() -> list[str]:
+        repo = await Repository.open(_database(args.db))
+        try:
+            found = await (rotate(repo) if args.action == "rotate" else signer(repo))
+        finally:
+            await repo.close()
+        return [
+            f"{found.public_key} in use since {found.current.created_at}",
+            *(f"{k.public_key} retired (made {k.created_at})" for k in reversed(found.retired)),
+        ]
+
+    try:
+        print("\n".join(asyncio.run(keys())))
+    except StorageUnavailable as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    return 0
 
 
 def _database(given: str | None) -> Path | str:
@@ -228,9 +257,31 @@ def build_parser() -> argparse.ArgumentParser:
     )
     verify.add_argument("file", help="the exported game (JSON Lines)")
     verify.add_argument(
+        "--key",
+        action="append",
+        metavar="KEY",
+        help="the bot's published public key (hex): the export must be signed by it",
+    )
+    verify.add_argument(
+        "--anchor",
+        action="append",
+        metavar="ANCHOR",
+        help="what the bot posted: #17 · 3f9a2c71, 17:3f9a2c71, a signed head, a commitment",
+    )
+    verify.add_argument(
         "--plugin", action="append", metavar="MODULE", help="load a game system from MODULE.SYSTEM"
     )
     verify.set_defaults(handler=cmd_verify)
+    key = sub.add_parser(
+        "key", help="the bot's signing key: show it (and the retired ones), or rotate it"
+    )
+    key.add_argument("action", choices=("show", "rotate"), help="show the keys, or rotate")
+    key.add_argument(
+        "--db",
+        help="an SQLite file or a postgresql:// URL "
+        "(default: REFEREE_DATABASE_URL, else REFEREE_DB)",
+    )
+    key.set_defaults(handler=cmd_key)
     backup = sub.add_parser(
         "backup", help="back up the database into a new SQLite file, while the bot runs"
     )

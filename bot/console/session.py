@@ -469,6 +469,8 @@ async def run_console(
                 seeds=reproducible.seed,
                 game_ids=reproducible.game_id,
             )
+            # scripted runs sign with a key everyone can make, as their dice are everyone's
+            await service.signing_key(seed=hashlib.sha256(b"referee scripted signing key").digest())
         console = Console(
             service, build_registry(service.systems), options, out, reproducible=reproducible
         )

@@ -293,6 +293,7 @@ async def attach_game_service(bot: RefereeBot) -> None:
         dice_default=bot.settings.dice_default,
     )
     bot.game_service = service
+    log.info("Signing with the key %s (docs/OPERATING.md)", await service.signing_key())
     if service.resolver is not None:
         service.resolver.on_late = functools.partial(post_late_resolution, bot)
 

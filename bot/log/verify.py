@@ -19,7 +19,7 @@ the states are not compared from that entry on.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,6 +37,8 @@ from bot.log.gamelog import (
     state_hash,
     state_json,
 )
+from bot.log.signed import Anchor
+from bot.log.signing import check_signature
 from rules_core.dice import ScriptedDice
 from rules_core.roll import parse_expression, roll_expression
 from rules_core.system import GameSystem
@@ -85,11 +87,18 @@ class _OtherRules:
         return " and ".join(named)
 
 
-def verify_lines(lines: list[str], systems: Mapping[str, GameSystem[Any, Any]]) -> Report:
-    """Verify an export given as its lines."""
+def verify_lines(
+    lines: list[str],
+    systems: Mapping[str, GameSystem[Any, Any]],
+    keys: Sequence[str] = (),
+    anchors: Sequence[Anchor] = (),
+) -> Report:
+    """Verify an export given as its lines; ``keys``: the bot's published public keys (hex), one
+    of which must have signed it; ``anchors``: what the bot posted in the channel."""
     try:
         checker = verify_dice.Checker(list(lines))
         counts = dict(checker.run())
+        proofs, unchecked = checker.ties(list(keys), list(anchors), check_signature)
     except verify_dice.Mismatch as exc:
         return Report(ok=False, message=str(exc), seq=exc.seq)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
@@ -114,8 +123,8 @@ def verify_lines(lines: list[str], systems: Mapping[str, GameSystem[Any, Any]]) 
     counts["actions replayed"] = replay.replayed
     other = replay.other
     if other.ruling is not None or other.state_form is not None:
-        return _other_rules_report(system, other, checker, counts)
-    unchecked, details = [], []
+        return _other_rules_report(system, other, checker, counts, proofs)
+    details = []
     counts.pop(verify_dice.ROUNDS_UNCHECKED, None)
     counts.pop(verify_dice.UNRECORDED_SIDES, None)  # recomputed here, every one
     if beacon is not None:
@@ -132,7 +141,7 @@ def verify_lines(lines: list[str], systems: Mapping[str, GameSystem[Any, Any]]) 
             f" state replays the same under {system.name} rules version {other.running}"
         )
     message = verify_dice.verdict(
-        checker, counts, replayed=True, unchecked=unchecked, details=details
+        checker, counts, replayed=True, proofs=proofs, unchecked=unchecked, details=details
     )
     return Report(ok=True, message=message, counts=counts)
 
@@ -299,6 +308,7 @@ def _other_rules_report(
     other: _OtherRules,
     checker: verify_dice.Checker,
     counts: dict[str, int],
+    proofs: list[str],
 ) -> Report:
     """The verdict on a log played under other rules: what was checked, what was not."""
     told = []
@@ -327,7 +337,11 @@ def _other_rules_report(
     counts.pop(verify_dice.ROUNDS_UNCHECKED, None)
     counts.pop(verify_dice.UNRECORDED_SIDES, None)
     message = verify_dice.verdict(
-        checker, counts, replayed=True, headline=f"NOT VERIFIED UNDER TODAY'S RULES: {headline}"
+        checker,
+        counts,
+        replayed=True,
+        proofs=proofs,
+        headline=f"NOT VERIFIED UNDER TODAY'S RULES: {headline}",
     )
     lines = message.split("\n")
     at = 2 if lines[0].startswith("SCRIPTED GAME") else 1
@@ -335,12 +349,17 @@ def _other_rules_report(
     return Report(ok=False, message=message, seq=seq, counts=counts, other_rules=True)
 
 
-def verify_text(text: str, systems: Mapping[str, GameSystem[Any, Any]]) -> Report:
+def verify_text(
+    text: str,
+    systems: Mapping[str, GameSystem[Any, Any]],
+    keys: Sequence[str] = (),
+    anchors: Sequence[Anchor] = (),
+) -> Report:
     """Verify an export given as its text (lines split on "\\n" only, as JSON Lines)."""
     lines = verify_dice.split_lines(text)
     if not lines:
         return Report(ok=False, message="the export is empty")
-    return verify_lines(lines, systems)
+    return verify_lines(lines, systems, keys, anchors)
 
 
 def check_beacon_rounds(entries: list[dict[str, Any]]) -> tuple[int, ChainInfo] | Report | None:
@@ -382,7 +401,12 @@ def check_beacon_rounds(entries: list[dict[str, Any]]) -> tuple[int, ChainInfo] 
     return checked, chain
 
 
-def verify_file(path: Path, systems: Mapping[str, GameSystem[Any, Any]]) -> Report:
+def verify_file(
+    path: Path,
+    systems: Mapping[str, GameSystem[Any, Any]],
+    keys: Sequence[str] = (),
+    anchors: Sequence[Anchor] = (),
+) -> Report:
     """Verify an export file."""
     try:
         data = path.read_bytes()
@@ -392,7 +416,7 @@ def verify_file(path: Path, systems: Mapping[str, GameSystem[Any, Any]]) -> Repo
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         return Report(ok=False, message=f"malformed export (not UTF-8 at byte {exc.start})")
-    return verify_text(text, systems)
+    return verify_text(text, systems, keys, anchors)
 
 
-__all__ = ["Report", "verify_file", "verify_lines", "verify_text"]
+__all__ = ["Anchor", "Report", "verify_file", "verify_lines", "verify_text"]

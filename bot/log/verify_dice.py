@@ -42,6 +42,7 @@ be opened.
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import hmac
 import struct
@@ -62,11 +63,13 @@ from bot.log.reading import (
     canonical,
     check_shape,
     check_texts,
+    is_hex,
     is_int,
     read_line,
     split_lines,
 )
 from bot.log.seats import Table
+from bot.log.signed import Anchor, Check, check_hex, ties
 
 # --- docs/DICE.md, version 1 --------------------------------------------------------------
 
@@ -166,6 +169,10 @@ class Checker:
         if header.get("dice") not in DERIVATIONS:
             raise Mismatch(0, f"names a dice derivation this checker does not know: "
                            f"{header.get('dice')!r}")  # fmt: skip
+        signature = header.get("signature", {"key": "0" * 64, "sig": "0" * 128})
+        if not (type(signature) is dict and is_hex(signature.get("key"), 64)
+                and is_hex(signature.get("sig"), 128)):  # fmt: skip
+            raise Mismatch(0, f"has a malformed signature: {signature!r}")
         self.entries = [read_line(line, n) for n, line in enumerate(lines[1:], start=1)]
         if not self.entries:
             raise Mismatch(0, "the export holds no log entries (a header alone proves nothing)")
@@ -351,6 +358,12 @@ class Checker:
             checked += 1
         return checked, unrevealed
 
+    def ties(
+        self, keys: list[str], anchors: list[Anchor], check: Check
+    ) -> tuple[list[str], list[str]]:
+        """What the bot's keys and the anchors given prove of this file (after :meth:`run`)."""
+        return ties(self.header, self.hashes, self.commitments, keys, anchors, check)
+
     def counts(self, dice: tuple[int, int]) -> dict[str, int]:
         assert self.table is not None
         counts = {
@@ -456,7 +469,7 @@ def verdict(
     if not replayed:
         lines.append("Not checked: the rulings and the sides each action concerns (referee "
                      "verify replays them).")  # fmt: skip
-    lines += [f"Not checked: {what}" for what in unchecked or ()]
+    lines += [f"Not checked: {what}." for what in unchecked or ()]
     head = checker.header["head"]
     lines.append(f"  head: #{head['seq']} {head['hash']}")
     for epoch, commitment in sorted(checker.commitments.items()):
@@ -473,14 +486,29 @@ def verdict(
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 2:
-        print("usage: verify_dice.py EXPORT.jsonl", file=sys.stderr)
+    parser = argparse.ArgumentParser(
+        prog="verify_dice.py",
+        description="Check an exported game's chain, seeds, dice and who declared what.",
+    )
+    parser.add_argument("file", help="the exported game (JSON Lines)")
+    parser.add_argument(
+        "--key", action="append", default=[], help="the bot's published public key (hex)"
+    )
+    parser.add_argument(
+        "--anchor", action="append", default=[],
+        help="an anchor the bot posted (#17 · 3f9a2c71, 17:3f9a2c71, a signed head, a commitment)",
+    )  # fmt: skip
+    args = parser.parse_args(argv[1:])
+    try:
+        anchors = [Anchor.parse(text) for text in args.anchor]
+    except ValueError as exc:
+        print(exc, file=sys.stderr)
         return 2
     try:
-        with open(argv[1], "rb") as file:
+        with open(args.file, "rb") as file:
             data = file.read()
     except OSError as exc:
-        print(f"cannot read {argv[1]}: {exc.strerror}", file=sys.stderr)
+        print(f"cannot read {args.file}: {exc.strerror}", file=sys.stderr)
         return 2
     try:
         text = data.decode("utf-8")
@@ -491,13 +519,13 @@ def main(argv: list[str]) -> int:
     try:
         checker = Checker(lines)
         counts = checker.run()
+        proofs, unchecked = checker.ties(args.key, anchors, check_hex)
     except Mismatch as exc:
         print(f"MISMATCH at {exc}")
         return 1
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         print(f"MISMATCH: malformed export ({exc!r})")
         return 1
-    unchecked = []
     rounds = counts.pop(ROUNDS_UNCHECKED, 0)
     if rounds:
         unchecked.append(f"the BLS signatures of the {rounds} beacon rounds (referee verify "
@@ -506,7 +534,7 @@ def main(argv: list[str]) -> int:
     if older:
         unchecked.append(f"who declared {older} older actions recording no sides, beyond their "
                          "acting side")  # fmt: skip
-    print(verdict(checker, counts, unchecked=unchecked))
+    print(verdict(checker, counts, proofs=proofs, unchecked=unchecked))
     return 0
 
 

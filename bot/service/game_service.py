@@ -29,6 +29,7 @@ from bot.dice.beacon.chain import ChainInfo
 from bot.dice.beacon.games import BeaconConfig, DeclarationPending, Resolver
 from bot.dice.game_dice import FaceScript, new_seed
 from bot.errors import BadCommand, NoGameHere
+from bot.log.signing import signer
 from bot.models import Actor, Place, Reply
 from bot.service import actions, beacon, proposals
 from bot.service.actions import SYSTEM_ACTION, turn_notice
@@ -278,6 +279,11 @@ class GameService:
                 f"This bot has no beacon relays configured, so entry {declared.seq} stays pending."
             )
         return await self.core.resolver.result(place, declared.seq, wait=wait)
+
+    async def signing_key(self, seed: bytes | None = None) -> str:
+        """The bot's public key (hex), made at the first start on this database (``seed``: a
+        scripted console run's, so that its output is the same every time)."""
+        return (await signer(self.core.repo, seed=seed)).public_key
 
     async def resume_beacon(self, owns: Callable[[int], bool] | None = None) -> int:
         """Resume resolving the pending declarations (after a restart) of the servers ``owns``

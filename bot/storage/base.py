@@ -169,6 +169,18 @@ def _timer(row: Sequence[Any]) -> TimerRow:
     )
 
 
+@dataclass(frozen=True)
+class SigningKeyRow:
+    """One of the bot's Ed25519 signing keys as stored (migration 004)."""
+
+    public_key: str
+    """64 lowercase hex digits."""
+    private_key: bytes
+    created_at: str
+    current: bool
+    """The key in use (the others are retired: kept to tell what they signed)."""
+
+
 @dataclass
 class Append:
     """Everything one action writes, in one transaction."""
@@ -548,6 +560,22 @@ class Repository(abc.ABC):
         async with self._transaction() as tx:
             return await tx.execute(sql.DM_REFUSED, (now, user_id)) == 1
 
+    async def signing_keys(self) -> list[SigningKeyRow]:
+        """The bot's signing keys, oldest first (the one in use last, ``current``)."""
+        rows = await self._fetch(sql.SIGNING_KEYS)
+        return [SigningKeyRow(str(r[0]), bytes(r[1]), str(r[2]), r[3] == 1) for r in rows]
+
+    async def add_signing_key(self, key: SigningKeyRow, *, retire: bool) -> None:
+        """Store ``key`` as the one in use; ``retire``: the key in use until now is kept, retired.
+
+        :raises Duplicate: another key is in use (without ``retire``: another process made one).
+        """
+        async with self._transaction() as tx:
+            if retire:
+                await tx.execute(sql.RETIRE_SIGNING_KEY)
+            row = (key.public_key, key.private_key, key.created_at)
+            await tx.execute(sql.INSERT_SIGNING_KEY, row)
+
     async def create_game(self, game: GameRow, genesis: StoredEntry) -> int:
         """Insert a game, its first seed epoch and its genesis entry in one transaction.
 
@@ -577,6 +605,7 @@ __all__ = [
     "GameRow",
     "NotifyRow",
     "Repository",
+    "SigningKeyRow",
     "StorageConflict",
     "StorageUnavailable",
     "StoredEntry",

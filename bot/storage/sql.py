@@ -198,6 +198,15 @@ SET_BOARD = (
 )
 """A game's status board (``/game board``): operational, outside the log (migration 002)."""
 
+SIGNING_KEYS = "SELECT public_key, private_key, created_at, current FROM signing_keys ORDER BY id"
+"""Every signing key of the bot, oldest first; the one in use has ``current`` 1 (migration 004)."""
+RETIRE_SIGNING_KEY = "UPDATE signing_keys SET current = NULL WHERE current = 1"
+INSERT_SIGNING_KEY = (
+    "INSERT INTO signing_keys (public_key, private_key, created_at, current) VALUES (?, ?, ?, 1)"
+)
+"""A new key in use (the unique ``current`` refuses a second one: two first starts make one)."""
+
+
 TIMER_COLUMNS = "id, game_id, name, event, ball, due, plan, data"
 PLAN_TIMER = (
     "INSERT INTO timers (game_id, name, event, ball, due, plan, data) "
@@ -244,7 +253,10 @@ SET_NOTIFY = (
 DM_REFUSED = "UPDATE notify SET refused = ? WHERE user_id = ? AND refused IS NULL"
 """Discord refused a DM (closed DMs): recorded once, and no DM is tried again until ``/notify``."""
 
-TABLES = ("games", "seeds", "entries", "rolls", "boards", "timers", "server_settings", "notify")
+TABLES = (
+    "games", "seeds", "entries", "rolls", "boards", "timers", "server_settings", "notify",
+    "signing_keys",
+)  # fmt: skip
 """Every table of the schema, parents first (copies and backups go in this order)."""
 
 
@@ -373,6 +385,7 @@ __all__ = [
     "INSERT_ROLL",
     "INSERT_SCHEMA_VERSION",
     "INSERT_SEED",
+    "INSERT_SIGNING_KEY",
     "LAST_ENTRIES",
     "LATEST_GAME",
     "LOCK_MIGRATIONS",
@@ -383,6 +396,7 @@ __all__ = [
     "PENDING_CANDIDATES",
     "PLAN_TIMER",
     "RELEASE_TIMER",
+    "RETIRE_SIGNING_KEY",
     "REVEAL_SEED",
     "SCHEMA_VERSION",
     "SEEDS",
@@ -392,6 +406,7 @@ __all__ = [
     "SET_NOTIFY",
     "SET_SCHEMA_VERSION",
     "SET_SERVER_SETTINGS",
+    "SIGNING_KEYS",
     "TABLES",
     "TIMER_COLUMNS",
     "face_counts",

@@ -33,11 +33,12 @@ class Copied:
 
     def summary(self) -> str:
         """``"2 games, 3 seeds, 41 entries, 60 dice"``, and the status boards, timers, server
-        settings and notice choices if there are any (``", 1 status board(s)"``)."""
+        settings, notice choices and signing keys if there are any (``", 1 status board(s)"``)."""
         names = {
             "games": "games", "entries": "entries", "seeds": "seeds", "rolls": "dice",
             "boards": "status board(s)", "timers": "timer(s)",
             "server_settings": "server setting(s)", "notify": "notice choice(s)",
+            "signing_keys": "signing key(s)",
         }  # fmt: skip
         always = ("games", "seeds", "entries", "rolls")
         return ", ".join(
@@ -184,6 +185,8 @@ async def _write_sqlite(path: Path, reader: _Source) -> Copied:
             counts: dict[str, int] = {}
             for table in sql.TABLES:
                 counts[table] = 0
+                if table == "signing_keys":  # the source's keys replace any the target made
+                    db.execute(f"DELETE FROM {table}")
                 async for columns, chunk in reader.rows(table):
                     marks = ", ".join("?" for _ in columns)
                     db.executemany(
@@ -212,11 +215,13 @@ async def _write_postgres(url: str, reader: _Source) -> Copied:
             counts: dict[str, int] = {}
             for table in sql.TABLES:
                 counts[table] = 0
+                if table == "signing_keys":  # the source's keys replace any the target made
+                    await connection.execute(f"DELETE FROM {table}")
                 async for columns, chunk in reader.rows(table):
                     await connection.copy_records_to_table(table, records=chunk, columns=columns)
                     counts[table] += len(chunk)
-            # new games and timers continue after the copied ids
-            for table in ("games", "timers"):
+            # new games, timers and keys continue after the copied ids
+            for table in ("games", "timers", "signing_keys"):
                 await connection.execute(
                     f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
                     f"COALESCE((SELECT max(id) FROM {table}), 0) + 1, false)"
@@ -272,8 +277,13 @@ def count_rows(path: Path) -> Copied:
     """Rows per table of an SQLite file (what a backup holds)."""
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
+        present = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
         return Copied(
-            {t: int(db.execute(f"SELECT count(*) FROM {t}").fetchone()[0]) for t in sql.TABLES}
+            {
+                t: int(db.execute(f"SELECT count(*) FROM {t}").fetchone()[0])
+                for t in sql.TABLES
+                if t in present  # a backup of a database this version has not opened yet
+            }
         )
     finally:
         db.close()

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.log.export import export_game
+from bot.log.signing import signer
 from bot.models import Actor, FollowUp, Place, Reply, ReplyFile
 from bot.service.beacon import beacon_status
 from bot.service.core import Core
@@ -103,6 +104,13 @@ async def status(core: Core, place: Place, actor: Actor, command: gc.GameStatus)
     summary = system.summary(state)
     if summary:
         fields = (*fields, ("Table", "\n".join(summary)))
+    key = await signer(core.repo)
+    signature = key.sign_head(row.public_id, row.head_seq, row.head_hash)
+    fields = (
+        *fields,
+        ("Signed head", f"{row.head_seq}:{row.head_hash}:{signature}"),
+        ("Bot key", key.public_key),
+    )
     return listing(core, row, "/game status", f"{row.title} ({row.status})", fields)
 
 

@@ -38,6 +38,7 @@ async def play(database: Path | str) -> None:
     repo = await open_repository(database)
     try:
         service = GameService(repo, SYSTEMS)
+        await service.signing_key()  # made at the bot's first start
         await start_game(service)
         for i in range(8):
             await service.handle(HERE, ALICE, f"s{i}", Shoot(side="Axis"))
@@ -84,11 +85,15 @@ async def exports(database: Path | str) -> list[str]:
 
 
 def summary(texts: list[str]) -> str:
-    """What the commands print for the games exported as ``texts`` (2 games, 3 seed epochs)."""
+    """What the commands print for the games exported as ``texts`` (2 games, 3 seed epochs,
+    the board and the bot's signing key)."""
     lines = [json.loads(line) for text in texts for line in text.splitlines()]
     entries = [line for line in lines if "seq" in line and "prev" in line]
     dice = sum(len(e["dice"]) for e in entries)
-    return f"2 games, 3 seeds, {len(entries)} entries, {dice} dice, 1 status board(s)."
+    return (
+        f"2 games, 3 seeds, {len(entries)} entries, {dice} dice, 1 status board(s), "
+        "1 signing key(s)."
+    )
 
 
 async def test_migrate_db_copies_every_game_to_the_other_engine_and_back(

@@ -17,6 +17,9 @@ import pytest
 PAGE = Path(__file__).resolve().parents[2] / "bot" / "web" / "verify.html"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+REQUIRED = "REQUIRE_BROWSER_TESTS"
+"""Set (by ``.ci/run``, whether or not its caller sets ``CI``): a missing Chromium fails the
+page's tests instead of skipping them."""
 
 
 @dataclass(frozen=True)
@@ -36,8 +39,8 @@ class Browser:
     def __init__(self) -> None:
         if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
             missing = "Debian's chromium and chromium-driver are not installed (.ci/run does)"
-            if os.environ.get("CI"):  # CI installs them: there the page's tests run, never skip
-                pytest.fail(missing)
+            if os.environ.get("CI") or os.environ.get(REQUIRED):
+                pytest.fail(missing)  # .ci/run installs them: there the tests run, never skip
             pytest.skip(missing)
         from selenium import webdriver
         from selenium.webdriver.chrome.options import Options
@@ -50,17 +53,32 @@ class Browser:
             options.add_argument(argument)
         self.driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
 
-    def verify(self, export: Path, timeout: float = 30.0) -> Verdict:
-        """Open the page, choose ``export`` in its file input, wait for the verdict."""
-        return self.verify_with(PAGE, export, timeout)
+    def verify(
+        self, export: Path, timeout: float = 30.0, *, key: str = "", anchors: tuple[str, ...] = ()
+    ) -> Verdict:
+        """Open the page, type the bot's ``key`` and the ``anchors`` in their fields, choose
+        ``export`` in its file input, wait for the verdict."""
+        return self.verify_with(PAGE, export, timeout, key=key, anchors=anchors)
 
-    def verify_with(self, page: Path, export: Path, timeout: float = 30.0) -> Verdict:
+    def verify_with(
+        self,
+        page: Path,
+        export: Path,
+        timeout: float = 30.0,
+        *,
+        key: str = "",
+        anchors: tuple[str, ...] = (),
+    ) -> Verdict:
         """Open ``page`` (a copy of the verifier page), choose ``export``, read the verdict."""
         from selenium.webdriver.common.by import By
         from selenium.webdriver.support.ui import WebDriverWait
 
         driver = self.driver
         driver.get(page.resolve().as_uri())
+        if key:
+            driver.find_element(By.ID, "key").send_keys(key)
+        if anchors:
+            driver.find_element(By.ID, "anchors").send_keys("\n".join(anchors))
         driver.find_element(By.ID, "file").send_keys(str(export.resolve()))
         WebDriverWait(driver, timeout).until(
             lambda d: d.find_element(By.ID, "verdict").get_attribute("data-state") != "waiting"

@@ -321,8 +321,9 @@ def test_the_page_says_what_it_proved_as_the_python_verifiers_do(
     scripted game says so at the top; no key or anchor: only its own consistency; the head and
     every epoch's commitment listed."""
     from bot.dice.game_dice import FaceScript
+    from tests.bot.test_verify_forgery import REF
     from tests.bot.test_verify_forgery import play as play_console
-    from tests.bot.test_verify_verdicts import GAME, REF
+    from tests.bot.test_verify_verdicts import GAME
 
     active = asyncio.run(play_console(tmp_path / "a.db", [*GAME, (REF, "/game rotate"), *GAME[3:]]))
     verdict = browser.verify(write(tmp_path, "active.jsonl", active))
@@ -342,3 +343,37 @@ def test_the_page_says_what_it_proved_as_the_python_verifiers_do(
     verdict = browser.verify(write(tmp_path, "scripted.jsonl", scripted))
     assert verdict.ok and verdict.headline.startswith("SCRIPTED GAME"), verdict
     assert "scripted dice: 2" in verdict.counts
+
+
+def test_the_page_rejects_every_consistent_rewrite_by_the_key_and_by_an_anchor(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """The forgery suite's consistent rewrites (tests/bot/test_consistent_rewrites.py): the page
+    calls each consistent, and nothing more, without key or anchor; it refuses each with the
+    bot's public key in its field, and with an anchor the bot posted after the change."""
+    from tests.bot import test_consistent_rewrites as rewrites
+
+    honest, key = asyncio.run(rewrites.play(tmp_path / "honest" / "game.db", rewrites.GAME))
+    anchor = rewrites.anchor_after_the_change(honest)
+    commitment = json.loads(honest.split("\n")[1])["commitment"]
+    verdict = browser.verify(
+        write(tmp_path, "honest.jsonl", honest), key=key, anchors=(anchor, commitment)
+    )
+    assert verdict.ok, verdict
+    assert verdict.notes[0].startswith(f"Signed by the key given ({key[:16]}…)"), verdict
+    assert verdict.notes[1] == (
+        "The anchors given prove that entries 1–12 are the ones the bot posted and that the dice "
+        "of epoch 1 come from the seed it committed to."
+    )
+    for n, (what, (lines, seed_text, _)) in enumerate(rewrites.REWRITES.items()):
+        db = tmp_path / f"forger{n}" / "game.db"
+        forged, _ = asyncio.run(rewrites.play(db, lines, seed_text))
+        path = write(tmp_path, f"forged-{n}.jsonl", forged)
+        plain = browser.verify(path)
+        assert plain.ok and plain.notes[0].startswith("It proves only its own consistency"), what
+        signed = browser.verify(path, key=key)
+        assert not signed.ok and signed.problems[0].startswith("entry 0:"), (what, signed)
+        anchored = browser.verify(path, anchors=(anchor,))
+        assert not anchored.ok, (what, anchored)
+        copied = write(tmp_path, f"copied-{n}.jsonl", rewrites.with_signature_of(forged, honest))
+        assert not browser.verify(copied, key=key).ok, what

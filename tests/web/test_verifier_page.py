@@ -283,10 +283,13 @@ def test_the_page_reads_as_strictly_and_checks_who_acted_as_the_python_verifiers
     from tests.bot.test_verify_forgery import BOB as BOB_
     from tests.bot.test_verify_forgery import play as play_console
     from tests.bot.test_verify_forgery import reseal as reseal_entries
+    from tests.bot.test_verify_forgery import roll_detail, roll_text
 
     honest = asyncio.run(play_console(tmp_path / "s.db", strict.LINES))
     assert browser.verify(write(tmp_path, "honest.jsonl", honest)).ok
     forgeries = {name: reseal_entries(honest, edit) for name, edit in strict.ENTRY_EDITS.items()}
+    forgeries["a roll's displayed text"] = reseal_entries(honest, roll_text)
+    forgeries["a roll's per-die detail"] = reseal_entries(honest, roll_detail)
     forgeries |= {name: edit(honest) for name, edit in strict.LINE_EDITS.items()}
     forgeries["a takeover without sides"] = reseal_entries(
         honest, strict.by_player(5, BOB_, drop_sides=True)

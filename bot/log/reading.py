@@ -9,6 +9,7 @@ and the free text must be what the bot would have taken.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import unicodedata
@@ -28,10 +29,17 @@ KINDS_WITH_SIDES = ("action", "roll", "declared", "resolved")
 # --- reading the export strictly ------------------------------------------------------------
 
 
+_ENCODER = json.JSONEncoder(
+    sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+)
+_DECODER = json.JSONDecoder(
+    parse_float=lambda text: _no_number(text), parse_constant=lambda text: _no_number(text)
+)
+
+
 def canonical(obj: object) -> str:
-    return json.dumps(
-        obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-    )
+    """``json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)``."""
+    return _ENCODER.encode(obj)
 
 
 class Mismatch(Exception):
@@ -57,7 +65,7 @@ def read_line(line: str, where: int) -> Any:
     """One line as JSON, refused unless it is its own canonical form with integers only: no
     ``6.0``, no duplicate key, no escape or space the bot does not write."""
     try:
-        value = json.loads(line, parse_float=_no_number, parse_constant=_no_number)
+        value = _DECODER.decode(line)
     except ValueError as exc:
         raise Mismatch(where, f"is not a line of JSON the bot writes ({exc})") from None
     if not isinstance(value, dict) or canonical(value) != line:
@@ -201,20 +209,27 @@ OPTIONAL = {
 }  # fmt: skip
 
 
+@functools.cache
+def _shape(kind: str, inner: str | None, version_2: bool) -> dict[str, Any]:
+    """The keys an entry of ``kind`` holds, with their tests (a beacon declaration or resolution
+    also those of the ``inner`` kind it carries; version 2 also ``sides`` where recorded)."""
+    shape = {**COMMON, **SHAPES[kind]}
+    if kind in ("declared", "resolved") and inner is not None:
+        carried = ACTION if inner == "action" else ROLL
+        results = ("outcome", "total", "text", "rolls") if kind == "declared" else ()
+        shape.update({k: test for k, test in carried.items() if k not in results})
+    if version_2 and kind in KINDS_WITH_SIDES:
+        shape["sides"] = is_names
+    return shape
+
+
 def check_shape(entry: dict[str, Any], where: int) -> None:
     """Every key this checker reads is there with its type; ``sides`` where version 2 needs it."""
     kind = entry.get("kind")
     if kind not in SHAPES:
         raise Mismatch(where, f"is of an unknown kind {kind!r}")
-    shape = {**COMMON, **SHAPES[kind]}
     inner = entry.get("declares") if kind == "declared" else entry.get("resolves")
-    if kind in ("declared", "resolved") and inner in ("action", "roll"):
-        # a beacon declaration or resolution carries its kind's keys (a declaration no result)
-        carried = ACTION if inner == "action" else ROLL
-        results = ("outcome", "total", "text", "rolls") if kind == "declared" else ()
-        shape.update({k: test for k, test in carried.items() if k not in results})
-    if entry.get("v") == 2 and kind in KINDS_WITH_SIDES:
-        shape["sides"] = is_names
+    shape = _shape(kind, inner if inner in ("action", "roll") else None, entry.get("v") == 2)
     for key, test in shape.items():
         if key not in entry:
             version = entry.get("v")

@@ -236,9 +236,10 @@ class _Replay:
         assert state is not None
         action = system.parse_action(entry["action"])
         written = action.model_dump(mode="json")
-        for key, value in entry["action"].items():
-            if key not in written or canonical(written[key]) != canonical(value):
-                return f"its action's {key!r} is not written as the bot writes it ({value!r})"
+        logged = entry["action"]
+        if canonical({k: written.get(k) for k in logged}) != canonical(logged):
+            key = next(k for k in logged if canonical(written.get(k)) != canonical(logged[k]))
+            return f"its action's {key!r} is not written as the bot writes it ({logged[key]!r})"
         side = system.acting_side(state, action)
         concerned = sorted(system.concerned_sides(state, action))
         self.concerned[seq] = concerned

@@ -192,7 +192,8 @@ class Checker:
         self.waiting: dict[str, Any] | None = None  # the declaration waiting for its round
         self.rounds = 0
         self.interactions: set[str] = set()
-        self.last_at: datetime | None = None
+        self.last_at = ""
+        """The last entry's time: in the one format ``at`` may take, text order is time order."""
         self.unproven: set[int] = set()
         """Entries holding dice of a seed not revealed yet: they prove nothing yet."""
 
@@ -227,8 +228,8 @@ class Checker:
         if entry["game"] != self.game:
             raise Mismatch(seq, "belongs to another game")
         self.prev = self.hashes[seq] = claimed
-        at = datetime.fromisoformat(entry["at"])
-        if self.last_at is not None and at < self.last_at:
+        at = entry["at"]
+        if at < self.last_at:
             raise Mismatch(seq, f"was written at {entry['at']}, before the entry before it")
         self.last_at = at
         if entry["interaction"] in self.interactions:

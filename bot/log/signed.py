@@ -210,8 +210,7 @@ def ties(
     elif isinstance(signature, dict):
         named = str(signature.get("key"))[:16]
         unchecked.append(
-            f"the export's signature (no --key given): it names the key {named}…, which proves "
-            "nothing unless it is the bot's published key"
+            f"the signature (no --key given); the key it names, {named}…, is its own word"
         )
     reached, epochs, signed = 0, [], 0
     for anchor in anchors:

@@ -62,7 +62,10 @@ def test_an_ended_game_says_what_it_proved_first_then_one_detail_a_line(tmp_path
         assert "  dice checked: 2" in details and "  entries: 5" in details
         assert all(len(line) <= 120 for line in lines), lines  # no wall of text
     assert "Not checked: the rulings and the sides each action concerns" in "\n".join(plain)
-    assert not any(line.startswith("Not checked") for line in full)
+    unchecked = [line for line in full if line.startswith("Not checked")]
+    assert len(unchecked) == 1 and unchecked[0].startswith(
+        "Not checked: the signature (no --key given); the key it names, "
+    ), unchecked
 
 
 def test_an_active_game_says_how_many_dice_prove_nothing_yet(tmp_path: Path) -> None:

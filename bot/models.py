@@ -186,6 +186,8 @@ class Reply(BaseModel):
     actor: str | None = None
     seq: int | None = None
     """The log entry's sequence number (None for previews and listings)."""
+    entry_hash: str | None = None
+    """The log entry's hash: its anchor (:attr:`anchor`) is posted with it."""
     steps: tuple[Step, ...] = ()
     facts: tuple[Fact, ...] = ()
     rolls: tuple[Roll, ...] = ()
@@ -215,6 +217,14 @@ class Reply(BaseModel):
     """More files beside ``file`` (the offline verifier page of ``/game export page:true``)."""
     awaiting_round: int | None = None
     """A beacon game's declaration: the drand round its dice wait for (its result follows)."""
+
+    @property
+    def anchor(self) -> str | None:
+        """``#17 · 3f9a2c71``: the entry's number and the first 8 hex digits of its hash, what a
+        player copies from the channel to check an export against (docs/TRUST.md)."""
+        if self.seq is None or self.entry_hash is None:
+            return None
+        return f"#{self.seq} · {self.entry_hash[:8]}"
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (the console's ``--json``); a file's content is given as text."""

@@ -262,6 +262,8 @@ def paged_embeds(
 def footer_text(reply: Reply) -> str:
     """Each die's sequence number, the seed epoch and the game's dice commitment."""
     parts = []
+    if reply.anchor and not reply.ephemeral:
+        parts.append(f"anchor {reply.anchor}")
     if reply.dice:
         parts.append("dice " + ", ".join(f"#{d.seq}" for d in reply.dice))
     if reply.commitment:

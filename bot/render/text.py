@@ -92,6 +92,8 @@ def render_text(reply: Reply) -> str:
         lines.append(f"  dice: {dice}{tail}")
     if reply.file is not None and not reply.file_in_fields:
         lines.append(f"  file: {reply.file.filename} ({len(reply.file.content)} bytes)")
+    if shows_entry and reply.anchor:
+        lines.append(f"  anchor: {reply.anchor}")
     if reply.notice:
         lines.append(f"  notice: @{reply.notice}")
     return "\n".join(lines)

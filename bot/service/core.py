@@ -384,7 +384,7 @@ class Core:
         """The answer to an interaction seen before, from the log — only in the same channel's
         game and for the same command; any other reuse of its id is refused, nothing done."""
         row = await self.repo.game(stored.game_id)
-        entry = stored.data()
+        entry = {**stored.data(), "hash": stored.hash}
         same_place = row is not None and (row.guild_id, row.channel_id) == (
             place.guild_id,
             place.channel_id,

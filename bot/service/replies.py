@@ -93,6 +93,8 @@ def entry_reply(
         "game_id": row.public_id,
         "actor": entry["by"]["name"],
         "seq": entry["seq"],
+        "entry_hash": entry.get("hash")
+        or (row.head_hash if row.head_seq == entry["seq"] else None),
         "dice": dice,
         "epoch": entry["epoch"],
         "commitment": row.commitment,
@@ -263,6 +265,7 @@ def _beacon_reply(
         side=entry.get("side"),
         actor=entry["by"]["name"],
         seq=entry["seq"],
+        entry_hash=digest,
         fields=(
             ("Beacon round", f"{entry['round']}, published at {entry['round_at']}"),
             ("Declaration", f"entry #{entry['seq']}, hash {digest}"),

@@ -15,6 +15,7 @@ Discord's, not the game's.
 
 from __future__ import annotations
 
+from bot.log.signing import signer
 from bot.models import Actor, Place, Reply
 from bot.service.beacon import beacon_status
 from bot.service.core import Core
@@ -159,6 +160,15 @@ async def board_reply(core: Core, row: GameRow, place: Place) -> Reply:
     if older > 0:
         lines.append(f"({older} older entr{'ies' if older != 1 else 'y'} not shown: /game log)")
     fields.append(("Last entries", _cut_lines(lines)))
+    key = await signer(core.repo)  # the head it posts, signed (docs/TRUST.md)
+    signature = key.sign_head(row.public_id, row.head_seq, row.head_hash)
+    fields.append(
+        (
+            "Log head",
+            f"anchor #{row.head_seq} · {row.head_hash[:8]}\n"
+            f"signed {row.head_seq}:{row.head_hash}:{signature}",
+        )
+    )
     status = "" if row.status == "active" else f" ({row.status})"
     return Reply(
         command="/game board",

@@ -153,6 +153,14 @@ def is_beacon_round(v: Any) -> bool:
     )  # fmt: skip
 
 
+def is_note(v: Any) -> bool:
+    """A sealed note revealed at the game's end: its entry, text and salt."""
+    return (
+        type(v) is dict and is_int(v.get("entry")) and is_str(v.get("text"))
+        and is_hex(v.get("salt"), 32)
+    )  # fmt: skip
+
+
 def is_side(v: Any) -> bool:
     return v is None or is_str(v)
 
@@ -193,6 +201,8 @@ SHAPES: dict[str, dict[str, Any]] = {
     "game.propose": {"command": is_command, "sides": is_names, "needs": is_names},
     "game.decline": {"entry": is_int, "reason": is_str},
     "game.cancel": {"entry": is_int, "round": is_int, "reason": is_str},
+    "game.seal": {"commitment": is_hex64, "held": lambda v: type(v) is bool},
+    "game.reveal": {"entry": is_int, "text": is_str, "salt": lambda v: is_hex(v, 32)},
     "action": ACTION,
     "roll": ROLL,
     "declared": {"declares": lambda v: v in ("action", "roll"), "round": is_int,
@@ -200,12 +210,13 @@ SHAPES: dict[str, dict[str, Any]] = {
     "resolved": {"resolves": lambda v: v in ("action", "roll"), "declared": is_int,
                  "beacon": is_beacon_round},
 }  # fmt: skip
-OPTIONAL = {
+OPTIONAL: dict[str, Any] = {
     "rules": is_int, "sides": is_names, "agreed": is_agreed, "scripted": lambda v: v is True,
     "dice_mode": lambda v: v == "beacon", "beacon": lambda v: type(v) is dict,
     "category": is_str, "totals": lambda v: type(v) is list and all(is_int(t) for t in v),
     "notes": lambda v: type(v) is list, "withdrawn": lambda v: type(v) is bool,
     "referee_only": is_names,
+    "revealed_notes": lambda v: type(v) is list and all(is_note(n) for n in v),
 }  # fmt: skip
 
 
@@ -253,7 +264,7 @@ TEXT_LIMITS = {
     ("resolved", "reason"): (0, 100),
     ("game.void", "reason"): (1, 200), ("game.decline", "reason"): (0, 200),
     ("game.cancel", "reason"): (1, 200), ("game.result", "scenario"): (1, 20),
-    ("game.result", "tournament"): (0, 40),
+    ("game.result", "tournament"): (0, 40), ("game.reveal", "text"): (0, 1000),
 }  # fmt: skip
 """(kind, key) → the shortest and longest text the bot logs there (its commands' limits)."""
 

@@ -4,9 +4,15 @@ docs/TRUST.md, *Who may do what*)."""
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from bot.log.reading import Mismatch
+
+
+def note_commitment(salt: str, text: str) -> str:
+    """A sealed note's commitment: SHA-256 of ``salt + "\\n" + text`` (UTF-8), in hex."""
+    return hashlib.sha256(f"{salt}\n{text}".encode()).hexdigest()
 
 
 class Table:
@@ -28,6 +34,9 @@ class Table:
         """Each action, roll and void: whether its declarer (or the proposer it carries out)
         refereed, and the sides they held — for ``referee verify`` to check against the sides
         it recomputes."""
+        self.seals: dict[int, dict[str, Any]] = {}
+        """Sealed notes by entry: who sealed each, its commitment, whether the bot holds its text,
+        whether it was revealed."""
 
     def held(self, who: int) -> set[str]:
         return {side for side, player in self.seats.items() if player == who}
@@ -72,8 +81,11 @@ class Table:
             self.could[seq] = (referee, frozenset(held))
         if kind == "action":
             self.action(entry, referee, held)
-        elif kind in ("roll", "game.seed", "game.propose", "game.notices", "game.result"):
+        elif kind in ("roll", "game.seed", "game.propose", "game.notices", "game.result",
+                      "game.seal"):  # fmt: skip
             self.player_entry(entry, kind, referee, held)
+        elif kind == "game.reveal":
+            self.reveal(entry, entry["entry"], entry["text"], entry["salt"])
         elif kind == "game.decline":
             self.decline(entry, referee, held)
         elif kind == "game.seat":
@@ -88,11 +100,36 @@ class Table:
                 self.referees.discard(entry["user"]["id"])
             elif kind == "game.void":
                 self.void(entry, agreed)
+            elif kind == "game.end":
+                self.reveal_all(entry)
         elif kind != "game.new":
             raise Mismatch(seq, f"is of an unknown kind {kind!r}")
         self.kinds[seq] = logged_kind if logged_kind == "declared" else kind
         if self.kinds[seq] in ("action", "roll"):
             self.entry_sides[seq] = list(entry.get("sides", self.sides))
+
+    def reveal(self, entry: dict[str, Any], target: int, text: str, salt: str) -> None:
+        """A sealed note revealed once, by its sealer (or by the bot at the end), its text and
+        salt giving the commitment sealed."""
+        seq, note = entry["seq"], self.seals.get(target)
+        if note is None or note["revealed"]:
+            raise Mismatch(seq, f"reveals entry {target}, which is no sealed note left to reveal")
+        if entry["kind"] == "game.reveal" and entry["by"]["id"] != note["by"]:
+            raise Mismatch(seq, f"reveals the note sealed at entry {target} by someone else")
+        if note_commitment(salt, text) != note["commitment"]:
+            raise Mismatch(seq, f"the text revealed is not the note sealed at entry {target} "
+                           "(its commitment differs)")  # fmt: skip
+        note["revealed"] = True
+
+    def reveal_all(self, end: dict[str, Any]) -> None:
+        """At the game's end the bot reveals every note it holds."""
+        for note in end.get("revealed_notes", ()):
+            if not self.seals.get(note["entry"], {}).get("held"):
+                raise Mismatch(end["seq"], f"reveals entry {note['entry']} as a note the bot held")
+            self.reveal(end, note["entry"], note["text"], note["salt"])
+        kept = [seq for seq, note in self.seals.items() if note["held"] and not note["revealed"]]
+        if kept:
+            raise Mismatch(end["seq"], f"ends the game with the note of entry {kept[0]} unrevealed")
 
     def action(self, entry: dict[str, Any], referee: bool, held: set[str]) -> None:
         """An action by a referee, or by a player holding every side it concerns."""
@@ -114,6 +151,13 @@ class Table:
         seq = entry["seq"]
         if not (referee or held):
             raise Mismatch(seq, f"{entry['by']['name']} holds no seat and is not a referee")
+        if kind == "game.seal":
+            self.seals[seq] = {
+                "by": entry["by"]["id"],
+                "commitment": entry["commitment"],
+                "held": entry["held"],
+                "revealed": False,
+            }
         if kind == "game.propose":
             self.proposals[seq] = {
                 "by": entry["by"]["id"],

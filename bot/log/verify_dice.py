@@ -377,12 +377,17 @@ class Checker:
         if self.chain is not None:
             counts[ROUNDS_UNCHECKED] = self.rounds
             counts["declarations waiting for their round"] = int(self.waiting is not None)
+        if self.table.seals:
+            counts["sealed notes"] = len(self.table.seals)
+            hidden = sum(not note["revealed"] for note in self.table.seals.values())
+            counts[HIDDEN_NOTES] = hidden
         if self.table.unrecorded_sides:
             counts[UNRECORDED_SIDES] = self.table.unrecorded_sides
         return counts
 
 
 ROUNDS_UNCHECKED = "beacon rounds (signatures not checked)"
+HIDDEN_NOTES = "sealed notes not revealed"
 UNRECORDED_SIDES = "actions of an older format without sides (checked on their acting side only)"
 
 
@@ -467,6 +472,9 @@ def verdict(
             f"Not proven yet: {unproven} dice of epoch {epochs}'s seed and what "
             f"{len(checker.unproven)} entries made of them, until /game rotate or /game end."
         )
+    if counts.get(HIDDEN_NOTES):
+        lines.append(f"Not proven yet: the text of {counts[HIDDEN_NOTES]} sealed notes, until "
+                     "they are revealed (only their commitments are in the file).")  # fmt: skip
     if not replayed:
         lines.append("Not checked: the rulings and the sides each action concerns (referee "
                      "verify replays them).")  # fmt: skip

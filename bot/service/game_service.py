@@ -38,7 +38,7 @@ from bot.service.core import DEFAULT_LIVE_GAMES, HOLD_GAME, Core
 from bot.service.handlers import Handler, Read, Start, Write, collect
 from bot.service.systems import InstalledSystems, pin_outcome_types
 from bot.storage import BoardRow, Repository, StorageConflict
-from bot.table import board, league, new, reads, roll, setup, stats, writes
+from bot.table import board, league, new, reads, roll, sealed, setup, stats, writes
 from bot.table.commands import TABLE_COMMANDS
 from rules_core.roll_categories import CATEGORIES as ROLL_CATEGORIES
 from rules_core.system import GameSystem
@@ -48,7 +48,7 @@ WRITE_ATTEMPTS = 50
 (each refusal means another writer made progress; PostgreSQL with several processes)."""
 
 HANDLERS: dict[type[BaseModel], Handler] = collect(
-    (proposals, beacon, board, league, new, reads, roll, setup, stats, writes)
+    (proposals, beacon, board, league, new, reads, roll, sealed, setup, stats, writes)
 )
 """The handler of every table command, from the modules that register them."""
 if set(HANDLERS) != set(TABLE_COMMANDS):  # a command declared without a handler, or the reverse

@@ -183,6 +183,8 @@ _TITLES: dict[str, Callable[[Mapping[str, Any]], str]] = {
         + (f": {e['reason']}" if e["reason"] else "")
     ),
     "game.end": lambda e: "The game is over; the dice seed is revealed",
+    "game.seal": lambda e: f"{with_verb(e['by']['name'], 'seals')} a note",
+    "game.reveal": lambda e: f"The note sealed at entry {e['entry']} is revealed",
     "game.cancel": lambda e: (
         f"Entry {e['entry']} is cancelled before beacon round {e['round']}: {e['reason']}"
     ),
@@ -205,7 +207,24 @@ def _table_reply(entry: Mapping[str, Any], row: GameRow, base: dict[str, Any]) -
             (f"Commitment of epoch {entry['next_epoch']}", entry["next_commitment"]),
         )
     elif kind == "game.end":
-        fields = ((f"Seed of epoch {entry['revealed_epoch']}", entry["revealed_seed"]),)
+        fields = (
+            (f"Seed of epoch {entry['revealed_epoch']}", entry["revealed_seed"]),
+            *(
+                (f"Note sealed at entry {n['entry']}", n["text"])
+                for n in entry.get("revealed_notes", ())
+            ),
+        )
+    elif kind == "game.seal":
+        held = (
+            f"the bot keeps the text and reveals it at /game end, or /game reveal "
+            f"entry:{entry['seq']} sooner"
+            if entry["held"]
+            else f"{entry['by']['name']}'s own commitment: /game reveal entry:{entry['seq']} with "
+            "the text and the salt, before the game ends"
+        )
+        fields = (("Commitment", entry["commitment"]), ("Sealed", held))
+    elif kind == "game.reveal":
+        fields = (("Text", entry["text"]), ("Salt", entry["salt"]))
     elif kind == "game.seed":
         fields = (("Phrase", entry["phrase"]), ("Players' seeds", entry["players"]))
     file = None

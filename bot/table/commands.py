@@ -267,6 +267,41 @@ class RollDice(_Command):
     count: int = Field(default=1, ge=1, le=20, description="How many rolls at once (3 for 3 DR)")
 
 
+MAX_SEALED_TEXT = 1000
+"""The longest sealed note (it is shown whole when revealed: a Discord field holds 1024)."""
+
+
+class GameSeal(_Command):
+    """Seal a hidden note (HIP, fortifications, orders): only its commitment is posted."""
+
+    action: Literal["game.seal"] = "game.seal"
+    text: str = Field(
+        default="",
+        max_length=MAX_SEALED_TEXT,
+        description="The hidden text; the bot keeps it and reveals it at /game end",
+    )
+    commitment: str = Field(
+        default="",
+        max_length=64,
+        description="Or your own commitment, 64 hex digits (docs/guide/TABLE.md): no text sent",
+    )
+
+
+class GameReveal(_Command):
+    """Reveal a sealed note: its text is posted and checked against the commitment sealed."""
+
+    action: Literal["game.reveal"] = "game.reveal"
+    entry: int = Field(ge=1, le=MAX_SEQ, description="The entry number of the sealed note")
+    text: str = Field(
+        default="",
+        max_length=MAX_SEALED_TEXT,
+        description="Your own commitment's text (the bot's notes need none)",
+    )
+    salt: str = Field(
+        default="", max_length=64, description="Your own commitment's salt (32 hex digits)"
+    )
+
+
 class Stats(_Command):
     """Dice statistics with a fairness test that accounts for sample size."""
 
@@ -306,6 +341,8 @@ TableCommand = Annotated[
     | GameForces
     | GameEnd
     | GameCancel
+    | GameSeal
+    | GameReveal
     | RollDice
     | Stats,
     Field(discriminator="action"),
@@ -334,12 +371,15 @@ TABLE_COMMANDS: tuple[type[BaseModel], ...] = (
     GameForces,
     GameEnd,
     GameCancel,
+    GameSeal,
+    GameReveal,
     RollDice,
     Stats,
 )
 """Every table command, in the order they are listed."""
 
 __all__ = [
+    "MAX_SEALED_TEXT",
     "MAX_SEQ",
     "TABLE_COMMANDS",
     "GameBoard",
@@ -352,7 +392,9 @@ __all__ = [
     "GameNew",
     "GameRefereeAdd",
     "GameRefereeRemove",
+    "GameReveal",
     "GameRotate",
+    "GameSeal",
     "GameSeat",
     "GameSeed",
     "GameSetup",

@@ -60,6 +60,16 @@ def _summary(entry: Mapping[str, Any]) -> str:
     return f"{who}: {command_path(kind)}"
 
 
+def sealed_status(notes: Mapping[str, Any]) -> str:
+    """One line per sealed note: its entry, its sealer, whether the bot holds it, its reveal."""
+    lines = []
+    for seq, note in sorted(notes.items(), key=lambda item: int(item[0])):
+        held = "held by the bot" if "text" in note else "their own commitment"
+        shown = f"revealed at #{note['revealed']}" if note["revealed"] else "sealed"
+        lines.append(f"#{seq} {note['by']['name']}: {shown} ({held})")
+    return "\n".join(lines)
+
+
 @read(gc.GameStatus)
 async def status(core: Core, place: Place, actor: Actor, command: gc.GameStatus) -> Reply:
     """/game status: sides, seats, referees, the log head, the commitment, the table's summary."""
@@ -98,6 +108,9 @@ async def status(core: Core, place: Place, actor: Actor, command: gc.GameStatus)
         )
     if row.table.get("beacon"):
         fields = (*fields, *beacon_status(row.table))
+    notes = row.table.get("sealed", {})
+    if notes:  # who sealed what, never the text
+        fields = (*fields, ("Sealed notes", sealed_status(notes)))
     system = core.system(row.system)
     live = core.cached(place)
     state = live.state if live is not None else system.parse_state(row.state_json)

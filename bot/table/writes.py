@@ -3,6 +3,8 @@ referee add/remove, seed, result, notices, rotate, end."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.dice.game_dice import commitment, mix_phrase
 from bot.errors import NotAReferee, SeatTaken
 from bot.models import Actor, UserRef, with_verb
@@ -11,6 +13,7 @@ from bot.service.core import Core
 from bot.service.handlers import write
 from bot.service.permissions import is_referee, require_player, require_referee, side_named
 from bot.table import commands as gc
+from bot.table.sealed import revealed_at_end
 from rules_core.errors import InvalidInput
 
 
@@ -130,9 +133,8 @@ def rotate(core: Core, live: Live, actor: Actor, command: gc.GameRotate) -> Chan
 def end(core: Core, live: Live, actor: Actor, command: gc.GameEnd) -> Change:
     row = live.row
     require_referee(row, actor, "end the game")
-    return Change(
-        kind="game.end",
-        data={"revealed_epoch": row.epoch, "revealed_seed": row.seed.hex()},
-        reveal=(row.epoch, row.seed),
-        status="ended",
-    )
+    data: dict[str, Any] = {"revealed_epoch": row.epoch, "revealed_seed": row.seed.hex()}
+    notes = revealed_at_end(row.table)  # every sealed note the bot holds, like the seed
+    if notes:
+        data["revealed_notes"] = notes
+    return Change(kind="game.end", data=data, reveal=(row.epoch, row.seed), status="ended")

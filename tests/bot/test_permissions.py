@@ -319,6 +319,8 @@ OWN_RULES: set[type[BaseModel]] = {
     gc.GameResult,  # tests/bot/test_league.py: players and referees record, others are refused
     gc.GameSetup,  # below: each of its commands as that command would be (own, proposed, refused)
     gc.GameDecline,  # tests/bot/test_decline.py: the other side, the proposer or a referee
+    gc.GameSeal,  # tests/bot/test_sealed_notes.py: a player or a referee seals their own note
+    gc.GameReveal,  # tests/bot/test_sealed_notes.py: only its sealer, not even a referee
 }
 """Checked by their own tests below (a new game, seats, voids and confirmations)."""
 

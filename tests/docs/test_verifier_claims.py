@@ -19,6 +19,7 @@ from bot.dice.beacon.local import LocalChain, LocalRelay
 from bot.log import verify_dice
 from bot.log.signed import Anchor, check_hex
 from bot.log.verify import verify_text
+from tests.bot import test_sealed_notes as notes
 from tests.bot import test_verify_forgery as forgery
 from tests.bot import test_verify_strict as strict
 from tests.web import test_verifier_page as page
@@ -37,6 +38,13 @@ class Games:
         self.key = json.loads(self.asl.split("\n")[0])["signature"]["key"]
         self.beacon = asyncio.run(_beacon_game(tmp / "beacon.db", end=True))
         self.beacon_active = asyncio.run(_beacon_game(tmp / "active.db", end=False))
+        self.sealed = asyncio.run(_sealed_game(tmp / "sealed.db"))
+
+
+async def _sealed_game(db: Path) -> str:
+    table, _, text = await notes.play(db)
+    await table.repo.close()
+    return text
 
 
 async def _beacon_game(db: Path, *, end: bool) -> str:
@@ -116,6 +124,10 @@ def claims_of_trust(games: Games) -> dict[str, tuple[list[Forgery], bool]]:
         "strict reading:": ([(reseal(asl, strict.as_bool_or_float), (), ())], True),
         "who declared each entry": (
             [(reseal(lines, strict.by_player(6, forgery.ALICE, drop_sides=False)), (), ())],
+            True,
+        ),
+        "sealed notes:": (
+            [(reseal(games.sealed, edit), (), ()) for edit in notes.FORGERIES.values()],
             True,
         ),
         "every ruling:": ([(reseal(asl, outcome), (), ())], False),
@@ -200,7 +212,7 @@ def full_refuses(text: str, keys: Sequence[str], anchors: Sequence[str]) -> bool
 
 
 def test_the_honest_games_pass_both(games: Games) -> None:
-    for text in (games.asl, games.lines, games.beacon, games.beacon_active):
+    for text in (games.asl, games.lines, games.beacon, games.beacon_active, games.sealed):
         assert not standalone_refuses(text, [games.key] if text is games.asl else [], ())
         assert not full_refuses(text, (), ())
 

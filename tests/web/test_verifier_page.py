@@ -380,3 +380,28 @@ def test_the_page_rejects_every_consistent_rewrite_by_the_key_and_by_an_anchor(
         assert not anchored.ok, (what, anchored)
         copied = write(tmp_path, f"copied-{n}.jsonl", rewrites.with_signature_of(forged, honest))
         assert not browser.verify(copied, key=key).ok, what
+
+
+def test_the_page_checks_sealed_notes_as_the_python_verifiers_do(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """Sealed, played on, revealed, exported (tests/bot/test_sealed_notes.py): the page accepts
+    the honest export and refuses every reveal that is not the note sealed."""
+    from tests.bot import test_sealed_notes as notes
+    from tests.bot.test_verify_forgery import reseal as reseal_entries
+
+    async def honest() -> str:
+        table, _, text = await notes.play(tmp_path / "sealed.db")
+        await table.repo.close()
+        return text
+
+    text = asyncio.run(honest())
+    verdict = browser.verify(write(tmp_path, "sealed.jsonl", text))
+    assert verdict.ok and "sealed notes: 2" in verdict.counts, verdict
+    for n, (what, edit) in enumerate(notes.FORGERIES.items()):
+        forged = reseal_entries(text, edit)
+        standalone, full, message = python_verdicts(forged)
+        assert not (standalone or full), what
+        verdict = browser.verify(write(tmp_path, f"sealed-{n}.jsonl", forged))
+        assert not verdict.ok, (what, verdict)
+        assert verdict.problems[0].split(":")[0] == message.split(":")[0], (what, verdict)

@@ -137,10 +137,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def cmd_key(args: argparse.Namespace) -> int:
     """Show the bot's signing keys, or rotate: sign with a new key, keep the old one listed."""
     from bot.log.signing import rotate, signer
-    from bot.storage import Repository
+    from bot.storage import open_repository
 
     async def keys() -> list[str]:
-        repo = await Repository.open(_database(args.db))
+        repo = await open_repository(_database(args.db))
         try:
             found = await (rotate(repo) if args.action == "rotate" else signer(repo))
         finally:
@@ -196,6 +196,45 @@ def cmd_migrate_db(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_verify_and_key(sub: Any) -> None:
+    """``referee verify`` (with the bot's keys and the anchors it posted) and ``referee key``."""
+    verify = sub.add_parser(
+        "verify",
+        help="check an exported game: hash chain, dice, rulings",
+        description="Check an exported game: the hash chain, every die, every ruling replayed. "
+        "Exit status: 0 everything verified; 1 a mismatch (the file is not what the bot wrote) or "
+        "no export; 3 the chain and every die agree but the game was played under another "
+        "version of the rules and the rulings from the entry named on were NOT verified.",
+    )
+    verify.add_argument("file", help="the exported game (JSON Lines)")
+    verify.add_argument(
+        "--key",
+        action="append",
+        metavar="KEY",
+        help="the bot's published public key (hex): the export must be signed by it",
+    )
+    verify.add_argument(
+        "--anchor",
+        action="append",
+        metavar="ANCHOR",
+        help="what the bot posted: #17 · 3f9a2c71, 17:3f9a2c71, a signed head, a commitment",
+    )
+    verify.add_argument(
+        "--plugin", action="append", metavar="MODULE", help="load a game system from MODULE.SYSTEM"
+    )
+    verify.set_defaults(handler=cmd_verify)
+    key = sub.add_parser(
+        "key", help="the bot's signing key: show it (and the retired ones), or rotate it"
+    )
+    key.add_argument("action", choices=("show", "rotate"), help="show the keys, or rotate")
+    key.add_argument(
+        "--db",
+        help="an SQLite file or a postgresql:// URL "
+        "(default: REFEREE_DATABASE_URL, else REFEREE_DB)",
+    )
+    key.set_defaults(handler=cmd_key)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="referee",
@@ -247,41 +286,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--plugin", action="append", metavar="MODULE", help="load a game system from MODULE.SYSTEM"
     )
     console.set_defaults(handler=cmd_console)
-    verify = sub.add_parser(
-        "verify",
-        help="check an exported game: hash chain, dice, rulings",
-        description="Check an exported game: the hash chain, every die, every ruling replayed. "
-        "Exit status: 0 everything verified; 1 a mismatch (the file is not what the bot wrote) or "
-        "no export; 3 the chain and every die agree but the game was played under another "
-        "version of the rules and the rulings from the entry named on were NOT verified.",
-    )
-    verify.add_argument("file", help="the exported game (JSON Lines)")
-    verify.add_argument(
-        "--key",
-        action="append",
-        metavar="KEY",
-        help="the bot's published public key (hex): the export must be signed by it",
-    )
-    verify.add_argument(
-        "--anchor",
-        action="append",
-        metavar="ANCHOR",
-        help="what the bot posted: #17 · 3f9a2c71, 17:3f9a2c71, a signed head, a commitment",
-    )
-    verify.add_argument(
-        "--plugin", action="append", metavar="MODULE", help="load a game system from MODULE.SYSTEM"
-    )
-    verify.set_defaults(handler=cmd_verify)
-    key = sub.add_parser(
-        "key", help="the bot's signing key: show it (and the retired ones), or rotate it"
-    )
-    key.add_argument("action", choices=("show", "rotate"), help="show the keys, or rotate")
-    key.add_argument(
-        "--db",
-        help="an SQLite file or a postgresql:// URL "
-        "(default: REFEREE_DATABASE_URL, else REFEREE_DB)",
-    )
-    key.set_defaults(handler=cmd_key)
+    _add_verify_and_key(sub)
     backup = sub.add_parser(
         "backup", help="back up the database into a new SQLite file, while the bot runs"
     )

@@ -72,11 +72,11 @@ def test_a_reply_answered_again_from_the_log_shows_the_same_anchor(tmp_path: Pat
 
     from bot.models import Actor, Place
     from bot.service.game_service import GameService
-    from bot.storage import Repository
+    from bot.storage import open_repository
     from bot.table import commands as gc
 
     async def twice() -> tuple[Reply, Reply]:
-        repo = await Repository.open(tmp_path / "r.db")
+        repo = await open_repository(tmp_path / "r.db")
         try:
             service = GameService(repo)
             place, alice = Place(guild_id=1, channel_id=2), Actor(user_id=3, name="alice")

@@ -31,7 +31,7 @@ from bot.log.export import export_game
 from bot.log.verify import Anchor, verify_text
 from bot.models import Actor
 from bot.service.game_service import GameService
-from bot.storage import Repository
+from bot.storage import open_repository
 from tests.bot.test_verify_forgery import ALICE, BOB, PLACE, REF, SYSTEMS, standalone
 
 Line = tuple[Actor, str]
@@ -105,7 +105,7 @@ def sources(seed_text: str) -> tuple[Callable[[], str], Callable[[], bytes], Cal
 
 async def play(db: Path, lines: list[Line], seed_text: str = "honest") -> tuple[str, str]:
     """The game's export, and the public key of the database that made it."""
-    repo = await Repository.open(db)
+    repo = await open_repository(db)
     try:
         clock, seeds, game_ids = sources(seed_text)
         service = GameService(repo, SYSTEMS, clock=clock, seeds=seeds, game_ids=game_ids)

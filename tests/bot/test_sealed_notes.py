@@ -26,7 +26,7 @@ from bot.models import Actor, Place, Reply
 from bot.render.embed import render_embed
 from bot.render.text import render_text
 from bot.service.game_service import GameService
-from bot.storage import Repository
+from bot.storage import Repository, open_repository
 from bot.table import commands as gc
 from bot.table.sealed import note_commitment
 from rules_core.asl.actions import AddUnit
@@ -88,7 +88,7 @@ class Table:
 async def play(db: Path) -> tuple[Table, list[str], str]:
     """Seal, play on, read everything, reveal Bob's, end (the bot reveals Alice's); the outputs
     before any reveal, and the final export."""
-    table = Table(await Repository.open(db))
+    table = Table(await open_repository(db))
     await table.do(REF, gc.GameNew(system="asl", title="Sealed"))
     await table.do(ALICE, gc.GameSeat(side="Axis"))
     await table.do(BOB, gc.GameSeat(side="Allied"))
@@ -194,7 +194,7 @@ def test_both_verifiers_refuse_a_reveal_that_is_not_the_note_sealed(
 
 def test_an_active_game_says_its_sealed_notes_prove_nothing_yet(tmp_path: Path) -> None:
     async def run() -> str:
-        table = Table(await Repository.open(tmp_path / "a.db"))
+        table = Table(await open_repository(tmp_path / "a.db"))
         try:
             await table.do(REF, gc.GameNew(system="asl"))
             await table.do(ALICE, gc.GameSeat(side="Axis"))
@@ -212,7 +212,7 @@ def test_an_active_game_says_its_sealed_notes_prove_nothing_yet(tmp_path: Path) 
 
 def test_who_may_seal_and_reveal_and_refusals_change_nothing(tmp_path: Path) -> None:
     async def run() -> None:
-        table = Table(await Repository.open(tmp_path / "p.db"))
+        table = Table(await open_repository(tmp_path / "p.db"))
         try:
             await table.do(REF, gc.GameNew(system="asl"))
             await table.do(ALICE, gc.GameSeat(side="Axis"))

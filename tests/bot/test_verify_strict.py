@@ -22,7 +22,7 @@ from bot.log.export import export_game
 from bot.log.verify import verify_text
 from bot.models import Actor
 from bot.service.game_service import GameService
-from bot.storage import Repository
+from bot.storage import open_repository
 from bot.table import commands as gc
 from rules_core.asl.actions import AddUnit
 from tests.bot.test_verify_forgery import (
@@ -235,7 +235,7 @@ def test_unknown_versions_and_loose_lines_are_refused_by_both(
 async def play_with_service(db: Path, name: str) -> str:
     """The bot itself as the forger: a unit added through the service, past the command door
     that refuses the name (a consistent log whose only fault is the name)."""
-    repo = await Repository.open(db)
+    repo = await open_repository(db)
     try:
         service = GameService(repo, SYSTEMS)
         new = gc.GameNew(system="asl", sides=("Axis", "Allied"), title="Names")

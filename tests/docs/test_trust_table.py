@@ -23,7 +23,7 @@ from bot.log import verify_dice
 from bot.log.signed import Anchor, check_hex
 from bot.log.signing import signer
 from bot.log.verify import verify_text
-from bot.storage import Repository
+from bot.storage import open_repository
 from tests.bot import test_consistent_rewrites as rewrites
 from tests.bot.test_verify_forgery import ALICE, SYSTEMS, reseal
 
@@ -60,7 +60,7 @@ class Game:
         """``text`` signed with the bot's own key: what the operator, who holds it, can make."""
 
         async def sign() -> str:
-            repo = await Repository.open(self.db)
+            repo = await open_repository(self.db)
             try:
                 key = await signer(repo)
             finally:

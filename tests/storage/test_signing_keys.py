@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from bot.log import signed, signing
-from bot.storage import Repository
+from bot.storage import open_repository
 from tests.conftest import ENGINES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @ENGINES("sqlite", "postgresql")
 async def test_processes_starting_together_make_one_key(database: Path | str) -> None:
-    repos = [await Repository.open(database) for _ in range(4)]
+    repos = [await open_repository(database) for _ in range(4)]
     try:
         made = await asyncio.gather(*(signing.signer(repo) for repo in repos))
         assert len({key.public_key for key in made}) == 1
@@ -35,7 +35,7 @@ async def test_processes_starting_together_make_one_key(database: Path | str) ->
 async def test_a_rotated_key_is_kept_retired_and_what_it_signed_still_checks(
     database: Path | str,
 ) -> None:
-    repo = await Repository.open(database)
+    repo = await open_repository(database)
     try:
         first = await signing.signer(repo)
         old = first.sign_head("ab" * 16, 3, "00" * 32)
@@ -52,7 +52,7 @@ async def test_a_rotated_key_is_kept_retired_and_what_it_signed_still_checks(
         assert not signed.check_hex(second.public_key, message, old)
     finally:
         await repo.close()
-    reopened = await Repository.open(database)
+    reopened = await open_repository(database)
     try:  # another process (a restart) signs with the new key
         assert (await signing.signer(reopened)).public_key == second.public_key
     finally:

@@ -55,7 +55,9 @@ def test_a_whole_turn_for_both_sides_exports_a_log_that_verifies(tmp_path: Path)
         check=False,
     )
     assert verify.returncode == 0, verify.stdout + verify.stderr
-    assert verify.stdout.startswith("OK:")
+    # a console game with typed dice says so first, then its verdict
+    assert verify.stdout.startswith("SCRIPTED GAME:"), verify.stdout
+    assert "\nOK:" in verify.stdout, verify.stdout
     entries = [json.loads(line) for line in export.read_text().splitlines()[1:]]
     actions = [e["action"]["action"] for e in entries if e.get("kind") == "action"]
     # the phases of both Player Turns, in order, and the next turn's Supply Phase

@@ -42,7 +42,9 @@ def roll(reason: str) -> gc.RollDice:
 async def serving(database: Path | str, limits: Limits) -> AsyncIterator[GameService]:
     repo = await open_repository(database, limits)
     try:
-        yield GameService(repo, {"toy": SYSTEM})
+        service = GameService(repo, {"toy": SYSTEM})
+        await service.signing_key()  # made at the start, as the bot does (a write)
+        yield service
     finally:
         await repo.close()
 

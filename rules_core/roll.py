@@ -1,8 +1,11 @@
-"""Free dice rolls for ``/roll``: ``DR``, ``dr`` and ``NdS±M``, resolved with injected dice.
+"""Free dice rolls for ``/roll``: ``DR``, ``dr``, ``NdS±M`` and pools, resolved with injected dice.
 
 A ``DR`` is two six-sided dice read colored first (ASL A1.; the Original DR is their sum), a ``dr``
-is one six-sided die, and ``NdS±M`` is ``N`` dice of ``S`` sides plus a modifier ``M``. A batch
-repeats an expression: ``3 DR`` is three DRs, each read and reported on its own.
+is one six-sided die, and ``NdS±M`` is ``N`` dice of ``S`` sides plus a modifier ``M``. Anything
+else players type on other dice bots — ``4d6k3``, ``1d6!``, ``2d6 + 1d6`` — is a pool, read and
+rolled by avrae's ``d20`` with our dice (:mod:`rules_core.pools`): every die, an explosion's too,
+is one of the game's numbered, verifiable dice. A batch repeats an expression: ``3 DR`` is three
+DRs, each read and reported on its own.
 
 >>> from rules_core.dice import ScriptedDice
 >>> result = roll_expression(parse_expression("DR"), ScriptedDice([5, 6]), reason="IFT")
@@ -10,16 +13,20 @@ repeats an expression: ``3 DR`` is three DRs, each read and reported on its own.
 (11, 'DR 11 (5,6)')
 >>> roll_expression(parse_expression("2d10+3"), ScriptedDice([1, 10])).render()
 '2d10+3 = 14 (1+10 +3)'
+>>> roll_expression(parse_expression("4d6k3"), ScriptedDice([2, 6, 5, 1])).render()
+'4d6k3 = 13: 4d6kh3 (2, 6, 5, ~~1~~)'
 """
 
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 
 from pydantic import BaseModel, ConfigDict
 
 from rules_core.dice import Dice, Roll
 from rules_core.errors import InvalidInput
+from rules_core.odds import OddsTooLarge, exact_odds
 
 MAX_DICE = 100
 """At most this many dice in one expression."""
@@ -34,10 +41,11 @@ _EXPRESSION = re.compile(r"^(?P<count>\d*)d(?P<sides>\d+)(?:(?P<sign>[+-])(?P<mo
 
 
 class DiceExpression(BaseModel):
-    """A parsed ``/roll`` expression: ``kind`` DR, dr or d, with count, sides and modifier.
+    """A parsed ``/roll`` expression: ``kind`` DR, dr or d, with count, sides and modifier, or a
+    ``pool`` as typed (``typed``; ``count`` its dice as written, ``sides`` the largest die).
 
     >>> parse_expression("3d6-1")
-    DiceExpression(kind='d', count=3, sides=6, modifier=-1, repeat=1)
+    DiceExpression(kind='d', count=3, sides=6, modifier=-1, repeat=1, typed='')
     """
 
     model_config = ConfigDict(frozen=True)
@@ -48,6 +56,8 @@ class DiceExpression(BaseModel):
     modifier: int = 0
     repeat: int = 1
     """How many times the expression is rolled, each roll on its own (a batch: ``3 DR``)."""
+    typed: str = ""
+    """A pool as typed (``4d6k3``)."""
 
     def text(self) -> str:
         """The expression as players write it: ``DR``, ``dr``, ``3d6-1``, ``3 DR``.
@@ -59,6 +69,8 @@ class DiceExpression(BaseModel):
         """
         if self.repeat > 1:
             return f"{self.repeat} {self.single().text()}"
+        if self.kind == "pool":
+            return self.typed
         if self.kind in ("DR", "dr"):
             return self.kind if not self.modifier else f"{self.kind}{self.modifier:+d}"
         mod = f"{self.modifier:+d}" if self.modifier else ""
@@ -86,7 +98,7 @@ class DiceExpression(BaseModel):
 
 
 _BATCH = re.compile(
-    r"^(?P<repeat>\d+)\s*[x×]?\s+(?P<rest>\S.*)$|^(?P<repeat2>\d+)\s*[x×]\s*(?P<rest2>\S.*)$"
+    r"^(?P<repeat>\d+)\s*[x×]?\s+(?P<rest>[\w(].*)$|^(?P<repeat2>\d+)\s*[x×]\s*(?P<rest2>[\w(].*)$"
 )
 
 
@@ -95,20 +107,24 @@ def parse_expression(text: str) -> DiceExpression:
     a count, a space (or ``x``/``×``), then the expression (``3 DR``, ``2x dr``).
 
     >>> parse_expression("3 DR")
-    DiceExpression(kind='DR', count=2, sides=6, modifier=0, repeat=3)
+    DiceExpression(kind='DR', count=2, sides=6, modifier=0, repeat=3, typed='')
     >>> parse_expression("2×d10").text()
     '2 1d10'
 
     :raises InvalidInput: for anything else, or dice counts, sizes and modifiers out of range.
 
     >>> parse_expression("dr")
-    DiceExpression(kind='dr', count=1, sides=6, modifier=0, repeat=1)
+    DiceExpression(kind='dr', count=1, sides=6, modifier=0, repeat=1, typed='')
     >>> parse_expression("DR-1").modifier
     -1
+    >>> parse_expression("2d6 + 1d6").text()
+    '2d6 + 1d6'
     >>> parse_expression("7d")
     Traceback (most recent call last):
     ...
-    rules_core.errors.InvalidInput: Write dice as DR, dr or NdS±M (like 2d6+1), not '7d'.
+    rules_core.errors.InvalidInput: Write dice as DR, dr or NdS±M (2d6+1), or a pool: 4d6k3 keeps \
+the 3 highest (kl3 the lowest, p1 drops the lowest), 1d6! explodes on a 6, 3d6rr1 rerolls 1s, \
+2d6 + 1d6 adds pools — not '7d'.
     """
     raw = text.strip()
     batch = _BATCH.match(raw)
@@ -125,7 +141,10 @@ def parse_expression(text: str) -> DiceExpression:
             return DiceExpression(kind=kind, count=count, sides=6, modifier=modifier)
     match = _EXPRESSION.match(raw.lower())
     if match is None:
-        raise InvalidInput(f"Write dice as DR, dr or NdS±M (like 2d6+1), not {raw!r}.")
+        from rules_core.pools import read_pool  # d20 builds its grammar when first imported
+
+        pool = read_pool(raw)
+        return DiceExpression(kind="pool", count=pool.count, sides=pool.sides, typed=pool.typed)
     count = int(match["count"]) if match["count"] else 1
     sides = int(match["sides"])
     modifier = int(match["mod"]) * (-1 if match["sign"] == "-" else 1) if match["mod"] else 0
@@ -155,6 +174,8 @@ class RollResult(BaseModel):
     expression: DiceExpression
     reason: str = ""
     rolls: tuple[Roll, ...]
+    pools: tuple[tuple[int, str, int], ...] = ()
+    """A pool's rolls: each one's total, text and how many dice it read."""
 
     @property
     def faces(self) -> tuple[int, ...]:
@@ -167,8 +188,16 @@ class RollResult(BaseModel):
         expr = self.expression
         if expr.repeat == 1:
             return (self,)
-        per = len(self.rolls) // expr.repeat
         one = expr.single()
+        if expr.kind == "pool":
+            found, start = [], 0
+            for pool in self.pools:
+                rolls = self.rolls[start : start + pool[2]]
+                found.append(RollResult(expression=one, reason=self.reason, rolls=rolls,
+                                        pools=(pool,)))  # fmt: skip
+                start += pool[2]
+            return tuple(found)
+        per = len(self.rolls) // expr.repeat
         return tuple(
             RollResult(
                 expression=one, reason=self.reason, rolls=self.rolls[i * per : (i + 1) * per]
@@ -184,6 +213,8 @@ class RollResult(BaseModel):
         >>> roll_expression(parse_expression("3 DR"), ScriptedDice([1, 2, 3, 4, 5, 6])).totals
         (3, 7, 11)
         """
+        if self.expression.kind == "pool":
+            return tuple(total for total, _, _ in self.pools)
         return tuple(sum(r.faces) + self.expression.modifier for r in self.singles)
 
     @property
@@ -201,6 +232,8 @@ class RollResult(BaseModel):
         expr = self.expression
         if expr.repeat > 1:
             return "; ".join(single.render() for single in self.singles)
+        if expr.kind == "pool":
+            return self.pools[0][1]
         if expr.kind == "DR":
             return f"{expr.text()} {self.total} ({self.faces[0]},{self.faces[1]})"
         if expr.kind == "dr":
@@ -225,6 +258,15 @@ def roll_expression(
     name = category.strip() or reason.strip()
     label = f"{name} {expression.kind}" if name else expression.kind
     die_label = f"{name} d{expression.sides}" if name else f"d{expression.sides}"
+    if expression.kind == "pool":
+        from rules_core.pools import read_pool, roll_pool
+
+        pool = read_pool(expression.typed)
+        prefix = f"{name} " if name else ""
+        rolled = [roll_pool(pool, dice, prefix) for _ in range(expression.repeat)]
+        read = tuple(dice.rolls[len(dice.rolls) - sum(r.dice for r in rolled) :])
+        pools = tuple((r.total, r.text, r.dice) for r in rolled)
+        return RollResult(expression=expression, reason=reason, rolls=read, pools=pools)
     for _ in range(expression.repeat):
         if expression.kind == "DR":
             dice.DR(label)
@@ -235,6 +277,32 @@ def roll_expression(
                 dice.d(expression.sides, die_label)
     read = tuple(dice.rolls[-_rolls_read(expression) :])
     return RollResult(expression=expression, reason=reason, rolls=read)
+
+
+def pool_odds(
+    expression: DiceExpression, limit: int
+) -> dict[tuple[tuple[str, str], ...], Fraction]:
+    """The exact odds of each total of one roll of a pool, every dice sequence enumerated
+    (an explosion or a reroll reads more dice); more than ``limit`` sequences is refused.
+
+    >>> odds = pool_odds(parse_expression("2d6k1"), 1000)
+    >>> odds[(("total", "6"),)], odds[(("total", "1"),)]
+    (Fraction(11, 36), Fraction(1, 36))
+    >>> pool_odds(parse_expression("1d6!"), 1000)
+    Traceback (most recent call last):
+    ...
+    rules_core.errors.InvalidInput: 1d6! has too many outcomes to list.
+    """
+    single = expression.single()
+
+    def total(dice: Dice) -> tuple[tuple[str, str], ...]:
+        return (("total", str(roll_expression(single, dice).total)),)
+
+    try:
+        found = exact_odds(total, limit=limit)
+    except (OddsTooLarge, InvalidInput):
+        raise InvalidInput(f"{single.text()} has too many outcomes to list.") from None
+    return dict(found)
 
 
 def _rolls_read(expression: DiceExpression) -> int:
@@ -249,5 +317,6 @@ __all__ = [
     "DiceExpression",
     "RollResult",
     "parse_expression",
+    "pool_odds",
     "roll_expression",
 ]

@@ -33,7 +33,7 @@ from bot.console.prompt import prompt_lines
 from bot.dice.beacon.games import config_from_settings
 from bot.dice.game_dice import FaceScript
 from bot.errors import BadCommand, UserError
-from bot.models import Actor, AttachedFile, Place, Reply, UserRef
+from bot.models import Actor, AttachedFile, Place, Reply, ReplyFile, UserRef
 from bot.render.text import render_text
 from bot.service.game_service import GameService
 from bot.storage import describe, open_repository
@@ -306,7 +306,7 @@ class Console:
         for written in (reply.file, *reply.attachments):
             if written is None or written is shown:
                 continue
-            target = self.options.export_dir / written.filename
+            target = self.options.export_dir / written_name(reply, written)
             try:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_bytes(written.content)
@@ -391,6 +391,21 @@ class Console:
             await self.run_line(number, line)
             if self.stopped:
                 break
+
+
+def written_name(reply: Reply, written: ReplyFile) -> str:
+    """The name a file of ``reply`` is written under: a file sent with an export is named after
+    the export (``game-<id>-verify.html``), so a second game's never overwrites the first's.
+
+    >>> export = ReplyFile(filename="game-ab12.jsonl", content=b"")
+    >>> page = ReplyFile(filename="verify.html", content=b"")
+    >>> reply = Reply(command="/game export", title="", file=export, attachments=(page,))
+    >>> written_name(reply, page), written_name(reply, export)
+    ('game-ab12-verify.html', 'game-ab12.jsonl')
+    """
+    if reply.file is None or written is reply.file:
+        return written.filename
+    return f"{Path(reply.file.filename).stem}-{written.filename}"
 
 
 async def _interactive(console: Console, service: GameService, out: TextIO) -> None:

@@ -107,21 +107,16 @@ class BoardKeeper:
             with contextlib.suppress(discord.Forbidden):
                 await message.pin(reason="The game's status board")
                 pinned = True
-        link = message.jump_url
         where = "posted again (the old one was deleted)" if moved else "posted"
+        fields = [("Board", message.jump_url)]  # a link in a field can be clicked (in a title not)
         if pinned:
-            title = f"Status board {where} and pinned: {link}"
+            title = f"Status board {where} and pinned"
         else:
-            title = (
-                f"Status board {where} but not pinned (give me the Pin Messages permission in "
-                f"this channel to have it pinned): {link}"
-            )
-        return Reply(
-            command="/game board",
-            title=title,
-            fields=(("Updates", "After every action in this game"),),
-            ephemeral=True,
-        )
+            title = f"Status board {where} but not pinned"
+            fields.append(("Pin", "Give me the Pin Messages permission in this channel to have it "
+                                  "pinned."))  # fmt: skip
+        fields.append(("Updates", "After every action in this game"))
+        return Reply(command="/game board", title=title, fields=tuple(fields), ephemeral=True)
 
     def touch(self, place: Place) -> None:
         """A logged action changed the place's game: update its board soon (coalesced)."""

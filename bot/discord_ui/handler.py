@@ -39,6 +39,7 @@ from bot.errors import BadCommand, DatabaseBusy, DatabaseTimeout, DatabaseUnreac
 from bot.models import Actor, Place, Reply
 from bot.ops import metrics
 from bot.render.embed import render_embed
+from bot.render.text import dice_count
 from bot.stats.charts import histogram_png
 from rules_core.errors import RulesError
 
@@ -169,7 +170,9 @@ def reply_files(reply: Reply) -> list[discord.File]:
         files.append(discord.File(io.BytesIO(attachment.content), attachment.filename))
     for stats in reply.stats:
         total = sum(stats.counts)
-        png = histogram_png(dict(enumerate(stats.counts, start=1)), f"d{stats.sides}: {total} dice")
+        png = histogram_png(
+            dict(enumerate(stats.counts, start=1)), f"d{stats.sides}: {dice_count(total)}"
+        )
         files.append(discord.File(io.BytesIO(png), f"stats-d{stats.sides}.png"))
     return files[:10]
 

@@ -121,6 +121,8 @@ def verify_lines(
     if failed is not None:
         return failed
     counts["actions replayed"] = replay.replayed
+    if verify_dice.POOLS_UNCHECKED in counts:  # _check_roll recomputed every pool above
+        counts["dice pools recomputed"] = counts.pop(verify_dice.POOLS_UNCHECKED)
     other = replay.other
     if other.ruling is not None or other.state_form is not None:
         return _other_rules_report(system, other, checker, counts, proofs)

@@ -37,6 +37,7 @@ from collections.abc import Iterable
 import discord
 
 from bot.models import FaceStats, Reply
+from bot.render.text import dice_count, face_rows
 from bot.stats.fairness import chi_square
 from rules_core.dice import Roll
 from rules_core.odds import format_probability
@@ -153,7 +154,7 @@ def stats_line(stats: FaceStats) -> str:
     """The fairness test of one die size, with its sample size."""
     counts = dict(enumerate(stats.counts, start=1))
     test = chi_square(counts)
-    spread = " ".join(f"{face}:{count}" for face, count in counts.items())
+    spread = " ".join(f"{label}:{count}" for label, count in face_rows(stats.counts))
     return f"{spread}\n{test.verdict()}"
 
 
@@ -189,7 +190,7 @@ def render_embed(reply: Reply) -> discord.Embed:
     for name, value in reply.fields:
         fields.append((name, cut_lines(value.splitlines() or ["—"], FIELD_LIMIT)))
     for stats in reply.stats:
-        fields.append((f"d{stats.sides}: {sum(stats.counts)} dice", stats_line(stats)))
+        fields.append((f"d{stats.sides}: {dice_count(sum(stats.counts))}", stats_line(stats)))
     if reply.file is not None:
         size = len(reply.file.content)
         uses = {

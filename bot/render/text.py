@@ -39,6 +39,38 @@ def render_roll(roll: Roll) -> str:
     return roll.render()
 
 
+MAX_ROWS = 20
+"""A die of more faces is shown in ten rows of equal ranges of faces (a d100: 1–10, 11–20…)."""
+
+
+def dice_count(count: int) -> str:
+    """``1 die``, ``2 dice``.
+
+    >>> dice_count(1), dice_count(0), dice_count(12)
+    ('1 die', '0 dice', '12 dice')
+    """
+    return f"{count} {'die' if count == 1 else 'dice'}"
+
+
+def face_rows(counts: tuple[int, ...] | list[int]) -> list[tuple[str, int]]:
+    """The rows of a histogram: one per face, or ten ranges of faces for a large die.
+
+    >>> face_rows([1, 0, 2])
+    [('1', 1), ('2', 0), ('3', 2)]
+    >>> rows = face_rows([1] * 100)
+    >>> len(rows), rows[0], rows[-1]
+    (10, ('1–10', 10), ('91–100', 10))
+    """
+    if len(counts) <= MAX_ROWS:
+        return [(str(face), count) for face, count in enumerate(counts, start=1)]
+    width = -(-len(counts) // 10)
+    rows = []
+    for start in range(0, len(counts), width):
+        end = min(start + width, len(counts))
+        rows.append((f"{start + 1}–{end}", sum(counts[start:end])))
+    return rows
+
+
 def render_text(reply: Reply) -> str:
     """The whole reply as lines of text."""
     shows_entry = (
@@ -71,10 +103,12 @@ def render_text(reply: Reply) -> str:
         lines.extend(f"    {line}" for line in more)  # a multi-line value stays under its name
     for stats in reply.stats:
         total = sum(stats.counts)
-        lines.append(f"  d{stats.sides}: {total} dice")
-        peak = max(stats.counts) or 1
-        for face, count in enumerate(stats.counts, start=1):
-            lines.append(f"    {face:>3} {'#' * round(30 * count / peak):<30} {count}")
+        lines.append(f"  d{stats.sides}: {dice_count(total)}")
+        rows = face_rows(stats.counts)
+        peak = max(count for _, count in rows) or 1
+        width = max(len(label) for label, _ in rows)
+        for label, count in rows:
+            lines.append(f"    {label:>{width}} {'#' * round(30 * count / peak):<30} {count}")
         verdict = (
             f"chi-square {stats.chi_square:.2f}, {stats.degrees_of_freedom} df, "
             f"p = {stats.p_value:.3f}"
@@ -99,4 +133,4 @@ def render_text(reply: Reply) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["render_roll", "render_text"]
+__all__ = ["dice_count", "face_rows", "render_roll", "render_text"]

@@ -15,7 +15,7 @@ from bot.service.replies import odds_lines
 from bot.table import commands as gc
 from rules_core.errors import InvalidInput
 from rules_core.outcome import Step
-from rules_core.roll import DiceExpression, parse_expression, roll_expression
+from rules_core.roll import DiceExpression, parse_expression, pool_odds, roll_expression
 from rules_core.roll_categories import category_named, default_dice
 from rules_core.roll_categories import notes as roll_notes
 
@@ -39,6 +39,8 @@ def roll_total_odds(expression: DiceExpression) -> dict[tuple[tuple[str, str], .
     ...
     rules_core.errors.InvalidInput: 7d6 has too many outcomes to list.
     """
+    if expression.kind == "pool":  # keep, explode, reroll: every dice sequence, enumerated
+        return pool_odds(expression, ROLL_ODDS_LIMIT)
     sides, count = expression.sides, expression.count
     if sides**count > ROLL_ODDS_LIMIT:
         raise InvalidInput(f"{expression.text()} has too many outcomes to list.")

@@ -59,6 +59,11 @@ async def test_the_board_is_posted_pinned_and_edited_after_an_action(
     assert reply.content.startswith("Status board posted and pinned") or (
         reply.text.startswith("Status board posted and pinned")
     ), reply.data
+    # the link to the board is in a field, where Discord makes it clickable (not in the title)
+    (embed,) = reply.embeds
+    assert "discord.com/channels/" not in embed["title"], embed
+    link = next(f["value"] for f in embed["fields"] if f["name"] == "Board")
+    assert link.endswith(f"/{board['channel_id']}/{board['id']}"), link
     assert board["embeds"][0]["title"] == BOARD_TITLE
     assert discord.pinned(channel) == [board]
     assert field(board, "Seats") == "Axis: alice · Allied: bob"
@@ -91,7 +96,8 @@ async def test_without_pin_messages_the_board_works_unpinned_and_says_so_once(
     await new_game(discord, channel)
     reply = await answer(discord, ["game", "board"], {}, channel=channel)
     assert reply.ephemeral
-    assert "not pinned (give me the Pin Messages permission in this channel" in reply.text
+    assert "but not pinned" in reply.text
+    assert "Give me the Pin Messages permission in this channel" in reply.text
     assert reply.text.count("Pin Messages") == 1
     assert len(discord.channel_messages(channel)) == 1
     assert discord.pinned(channel) == []

@@ -234,9 +234,9 @@ def test_game_export_page_true_attaches_the_page_which_verifies_the_export(
         env={k: v for k, v in os.environ.items() if not k.startswith(("REFEREE_", "DISCORD_"))},
     )  # fmt: skip
     assert run.returncode == 0, run.stdout + run.stderr
-    page = out / "verify.html"
-    assert page.read_bytes() == PAGE.read_bytes()
     (export,) = out.glob("game-*.jsonl")
+    page = out / f"{export.stem}-verify.html"  # named per game: a second one never overwrites it
+    assert page.read_bytes() == PAGE.read_bytes()
     verdict = browser.verify_with(page, export)
     assert verdict.ok, verdict
 

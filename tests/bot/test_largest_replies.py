@@ -29,7 +29,7 @@ from bot.errors import UserError
 from bot.models import Actor, Reply
 from bot.service.game_service import GameService
 from bot.service.systems import InstalledSystems
-from bot.storage import Repository
+from bot.storage import open_repository
 from rules_core.errors import RulesError
 from tests.fake_discord.limits import check_message
 
@@ -179,7 +179,7 @@ async def run(service: GameService, lines: list[str], channel: str, checked: Che
 
 @pytest.fixture
 async def service(tmp_path: Path) -> AsyncIterator[GameService]:
-    repo = await Repository.open(tmp_path / "largest.db")
+    repo = await open_repository(tmp_path / "largest.db")
     yield GameService(repo, InstalledSystems(), script=FaceScript([6] * 20000))
     await repo.close()
 

@@ -405,3 +405,35 @@ def test_the_page_checks_sealed_notes_as_the_python_verifiers_do(
         verdict = browser.verify(write(tmp_path, f"sealed-{n}.jsonl", forged))
         assert not verdict.ok, (what, verdict)
         assert verdict.problems[0].split(":")[0] == message.split(":")[0], (what, verdict)
+
+
+def test_a_pools_dice_are_checked_in_the_page_which_leaves_its_total_to_referee_verify(
+    browser: Browser, tmp_path: Path
+) -> None:
+    async def pool_game() -> str:
+        repo = await open_repository(tmp_path / "pool.db")
+        service = GameService(repo, SYSTEMS)
+        try:
+            await service.handle(HERE, ALICE, "n", gc.GameNew(system="toy", title="Pools"))
+            await service.handle(HERE, ALICE, "s1", gc.GameSeat(side="Axis"))
+            await service.handle(HERE, ALICE, "r", gc.RollDice(dice="4d6k3", reason="Strength"))
+            await service.handle(HERE, ALICE, "e", gc.GameEnd())
+            row = await repo.latest_game(HERE.guild_id, HERE.channel_id)
+            assert row is not None
+            return await export_game(repo, row)
+        finally:
+            await repo.close()
+
+    text = asyncio.run(pool_game())
+    assert python_verdicts(text)[:2] == (True, True)
+    verdict = browser.verify(write(tmp_path, "pool.jsonl", text))
+    assert verdict.ok, verdict
+    assert any("Not checked: the totals of 1 dice pools" in n for n in verdict.notes), verdict
+
+    def more(entries: list[dict[str, Any]]) -> None:  # a forger raises the pool's total
+        roll = next(e for e in entries if e["kind"] == "roll")
+        roll["total"] += 1
+
+    forged = resealed(text, more)
+    assert python_verdicts(forged)[:2] == (True, False)  # as the note says: referee verify only
+    assert browser.verify(write(tmp_path, "forged.jsonl", forged)).ok

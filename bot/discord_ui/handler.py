@@ -27,6 +27,7 @@ import discord
 
 from bot.commands import Registry, build_action, build_registry
 from bot.dice.beacon.games import DeclarationPending
+from bot.discord_ui.answer import answer
 from bot.discord_ui.board import BoardKeeper, check_can_post
 from bot.discord_ui.buttons import (
     ActionButton,
@@ -420,9 +421,10 @@ class DiscordHandler:
                     view=view, ephemeral=ephemeral, allowed_mentions=mentions,
                 )  # fmt: skip
             else:
-                await interaction.response.send_message(
-                    content=content, embed=embed, files=files or discord.utils.MISSING,
-                    view=view, ephemeral=ephemeral, allowed_mentions=mentions,
+                await answer(
+                    interaction, content=content, embed=embed,
+                    files=files or discord.utils.MISSING, view=view, ephemeral=ephemeral,
+                    allowed_mentions=mentions,
                 )  # fmt: skip
         except discord.HTTPException as exc:
             if reply.replayed and exc.code == ALREADY_ACKNOWLEDGED:

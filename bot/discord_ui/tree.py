@@ -17,6 +17,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.discord_ui.answer import answer
 from bot.errors import Unavailable, UserError
 from bot.ops.logs import FAILURES
 from rules_core.errors import RulesError
@@ -67,7 +68,7 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
         if interaction.response.is_done():
             await interaction.followup.send(message, ephemeral=True)
         else:
-            await interaction.response.send_message(message, ephemeral=True)
+            await answer(interaction, content=message, ephemeral=True)
     except discord.HTTPException:
         log.exception("Could not answer interaction %s with its error", interaction.id)
 

@@ -259,6 +259,32 @@ async def test_a_redelivered_interaction_does_not_roll_twice(
     assert sum("/roll" in value for value in fields(log).values()) == 1
 
 
+async def test_answers_do_not_ask_discord_to_echo_the_message(
+    table: tuple[FakeDiscord, BotProcess],
+) -> None:
+    """A command's answer and a refusal are posted without ``?with_response`` (Discord answers
+    204, discord.py builds no message from an echo); the answer is still a message with its
+    buttons, and the interaction counts as answered (its follow-up goes to the webhook)."""
+    discord, _ = table
+    await fresh_game(discord, "general", "asl")
+    rolled = await (await discord.slash(["roll"], {"dice": "DR"}, channel="general")).next_reply()
+    assert (rolled.kind, rolled.type, rolled.echoed) == ("callback", 4, False), rolled
+    assert rolled.message is not None and embed(rolled)["title"].startswith("#")
+    bad = await (await discord.slash(["roll"], {"dice": "banana"}, channel="general")).next_reply()
+    assert (bad.kind, bad.type, bad.echoed, bad.ephemeral) == ("callback", 4, False, True), bad
+    for _ in range(25):  # a page of the log with "Older entries" (an ephemeral answer's button)
+        await answer(discord, ["roll"], {"dice": "1d6"}, channel="general")
+    page = await (await discord.slash(["game", "log"], {"last": 5}, channel="general")).next_reply()
+    assert (page.type, page.echoed, page.ephemeral) == (4, False, True), page
+    (older,) = page.custom_ids
+    assert page.message is not None
+    clicked = await discord.click(older, page.message["id"], channel="general")
+    rest = await clicked.next_reply(TIMEOUT)
+    assert (rest.kind, rest.type, rest.echoed, rest.ephemeral) == ("callback", 4, False, True)
+    assert any(name.startswith("#") for name in fields(rest)), rest.data
+    await clicked.no_reply(0.5)
+
+
 async def test_permission_and_bad_input_refusals_are_one_private_sentence(
     table: tuple[FakeDiscord, BotProcess],
 ) -> None:

@@ -81,7 +81,8 @@ class Reply:
     ``kind`` is ``"callback"`` (the interaction response), ``"followup"``, ``"edit"`` or
     ``"delete"``; ``type`` is the callback type for callbacks (4 message, 5 deferred, 7 update,
     8 autocomplete choices); ``data`` is the body the bot sent; ``message`` the message Discord
-    made of it.
+    made of it; ``echoed``: a callback that asked for it back (``?with_response``; without it
+    Discord answers 204).
     """
 
     kind: str
@@ -89,6 +90,7 @@ class Reply:
     data: dict[str, Any]
     files: list[UploadedFile] = field(default_factory=list)
     message: dict[str, Any] | None = None
+    echoed: bool = False
 
     @property
     def content(self) -> str:
@@ -986,7 +988,10 @@ class FakeDiscord:
             if message is not None and kind == CALLBACK_UPDATE_MESSAGE:
                 message.update(_message_fields(data, None))
             sent.original_message_id = message["id"] if message else None
-        sent.replies.put_nowait(Reply("callback", kind, data, files, message))
+        echoed = "with_response" in request.query
+        sent.replies.put_nowait(Reply("callback", kind, data, files, message, echoed))
+        if not echoed:
+            return web.Response(status=204)
         response: dict[str, Any] = {
             "interaction": {
                 "id": sent.id,
@@ -998,8 +1003,6 @@ class FakeDiscord:
         }
         if message is not None:
             response["resource"] = {"type": kind, "message": message}
-        if "with_response" not in request.query:
-            return web.Response(status=204)
         return _json(response, route="/interactions/callback")
 
     async def _webhook(self, request: web.Request, token: str, rest: list[str]) -> web.Response:

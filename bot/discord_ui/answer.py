@@ -1,4 +1,5 @@
-"""Answering an interaction with a message, without asking Discord to echo it back.
+"""Answering an interaction (a message, or a click's new buttons) without asking Discord to echo
+the message back.
 
 discord.py 2.7's ``InteractionResponse.send_message`` always posts the callback with
 ``?with_response=1`` (hard-coded in its webhook adapter): Discord then answers with the message it
@@ -15,6 +16,8 @@ items' ``custom_id`` pattern, never by the message's id, which without the echo 
 other view, and anything that is not discord.py's own interaction response (a test's stand-in),
 is sent by ``send_message`` itself. The bot reads the answer later only through
 ``edit_original_response`` (``@original``, no id needed); ``original_response()`` fetches it.
+:func:`update_buttons` does the same for ``edit_message(view=…)`` on a clicked message.
+Follow-ups and defers still go through discord.py (its follow-ups always wait for the message).
 """
 
 from __future__ import annotations
@@ -76,13 +79,48 @@ async def answer(
         previous_allowed_mentions=state.allowed_mentions,
         allowed_mentions=allowed_mentions,
     )
+    await _post_callback(interaction, params)
+    response._response_type = discord.InteractionResponseType.channel_message
+    if view is not MISSING and not view.is_finished():
+        if ephemeral and view.timeout is None:
+            view.timeout = EPHEMERAL_VIEW_TIMEOUT
+        state.store_view(view)  # wholly dynamic: nothing is kept by message id
+
+
+async def update_buttons(interaction: discord.Interaction[Any], view: discord.ui.View) -> None:
+    """Answer a button's click by replacing the buttons of its message with ``view`` (callback
+    type 7), as ``interaction.response.edit_message(view=view)`` would, without Discord's echo.
+
+    ``view`` is markup only (:func:`~bot.discord_ui.buttons.used_view`: the clicked button
+    disabled, the others as they were): every enabled button on the bot's messages is served by
+    its dynamic item's ``custom_id`` pattern, so the view is not stored. (``edit_message`` would
+    store it under the message's id for the life of the process, one view per clicked message.)
+    """
+    response = interaction.response
+    if not isinstance(response, discord.InteractionResponse):
+        await response.edit_message(view=view)
+        return
+    if response.is_done():
+        raise discord.InteractionResponded(interaction)
+    state = interaction._state
+    params = interaction_message_response_params(
+        type=discord.InteractionResponseType.message_update.value,
+        view=view,
+        previous_allowed_mentions=state.allowed_mentions,
+    )
+    await _post_callback(interaction, params)
+    response._response_type = discord.InteractionResponseType.message_update
+
+
+async def _post_callback(interaction: discord.Interaction[Any], params: Any) -> None:
+    """POST the interaction's callback without ``with_response`` (Discord answers 204)."""
     route = Route(
         "POST",
         "/interactions/{webhook_id}/{webhook_token}/callback",
         webhook_id=interaction.id,
         webhook_token=interaction.token,
     )
-    http = state.http
+    http = interaction._state.http
     await async_context.get().request(
         route,
         session=interaction._session,
@@ -92,11 +130,6 @@ async def answer(
         multipart=params.multipart if params.files else None,
         files=params.files or None,
     )
-    response._response_type = discord.InteractionResponseType.channel_message
-    if view is not MISSING and not view.is_finished():
-        if ephemeral and view.timeout is None:
-            view.timeout = EPHEMERAL_VIEW_TIMEOUT
-        state.store_view(view)  # wholly dynamic: nothing is kept by message id
 
 
-__all__ = ["answer", "echo_free"]
+__all__ = ["answer", "echo_free", "update_buttons"]

@@ -27,7 +27,7 @@ import discord
 
 from bot.commands import Registry, build_action, build_registry
 from bot.dice.beacon.games import DeclarationPending
-from bot.discord_ui.answer import answer
+from bot.discord_ui.answer import answer, update_buttons
 from bot.discord_ui.board import BoardKeeper, check_can_post
 from bot.discord_ui.buttons import (
     ActionButton,
@@ -459,7 +459,7 @@ class DiscordHandler:
         if interaction.response.is_done():
             await interaction.edit_original_response(view=view)
         else:
-            await interaction.response.edit_message(view=view)
+            await update_buttons(interaction, view)
 
 
 def handler_for(bot: Any) -> DiscordHandler:

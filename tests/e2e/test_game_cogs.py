@@ -283,6 +283,25 @@ async def test_answers_do_not_ask_discord_to_echo_the_message(
     assert (rest.kind, rest.type, rest.echoed, rest.ephemeral) == ("callback", 4, False, True)
     assert any(name.startswith("#") for name in fields(rest)), rest.data
     await clicked.no_reply(0.5)
+    # a click that logs an entry: its message's buttons are replaced (type 7, no echo), then
+    # the result follows (the interaction counts as answered)
+    await answer(discord, ["game", "seat"], {"side": "Axis"}, channel="general")
+    await answer(discord, ["game", "seat"], {"side": "Allied"}, user="bob", channel="general")
+    level = {"side": "Axis", "level": 3}
+    proposal = await answer(discord, ["asl", "level"], level, user="bob", channel="general")
+    _, decline = proposal.custom_ids
+    assert proposal.message is not None
+    sent = await discord.click(decline, proposal.message["id"], user="bob", channel="general")
+    update = await sent.next_reply(TIMEOUT)
+    # (type 6 with the echo: discord.py's defer, when the service took over DEFER_AFTER)
+    assert (update.kind, update.type, update.echoed) in (
+        ("callback", 7, False),
+        ("callback", 6, True),
+    )
+    withdrawn = await click_result(sent)
+    assert withdrawn.kind == "followup" and embed(withdrawn)["title"].startswith("#")
+    buttons = discord.messages[proposal.message["id"]]["components"][0]["components"]
+    assert [button["disabled"] for button in buttons] == [True, True], buttons
 
 
 async def test_permission_and_bad_input_refusals_are_one_private_sentence(

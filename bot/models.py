@@ -217,6 +217,9 @@ class Reply(BaseModel):
     """More files beside ``file`` (the offline verifier page of ``/game export page:true``)."""
     awaiting_round: int | None = None
     """A beacon game's declaration: the drand round its dice wait for (its result follows)."""
+    notify: tuple[UserRef, ...] = ()
+    """The other seated players of a result that rolled dice: told by direct message too if
+    they chose so (``/notify``)."""
 
     @property
     def anchor(self) -> str | None:
@@ -228,7 +231,8 @@ class Reply(BaseModel):
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (the console's ``--json``); a file's content is given as text."""
-        data = self.model_dump(mode="json", exclude={"file", "attachments"})
+        skip = {"file", "attachments"} | (set() if self.notify else {"notify"})
+        data = self.model_dump(mode="json", exclude=skip)
         data["attachments"] = [a.filename for a in self.attachments]
         if self.file is not None:
             data["file"] = {

@@ -182,6 +182,11 @@ class Reproducible:
         """Move the scripted clock on (a ``# wait: 2h`` line)."""
         self.ticks += seconds
 
+    def peek(self) -> str:
+        """The scripted clock's time, without moving it on (the deadlines' timers read it)."""
+        moment = SCRIPTED_EPOCH + timedelta(seconds=self.ticks)
+        return moment.isoformat(timespec="milliseconds")
+
     def clock(self) -> str:
         """The scripted clock: one second later at every reading."""
         moment = SCRIPTED_EPOCH + timedelta(seconds=self.ticks)
@@ -209,6 +214,8 @@ class Console:
         self.failures = 0
         self.stopped = False
         """Set by ``quit`` or ``exit``: no later line runs."""
+        self.timer_owner = f"console:{uuid.uuid4().hex}"
+        """This process, as it claims the deadlines' timers of its channel's game."""
 
     def _interaction(self, number: int) -> str:
         if self.reproducible is not None:
@@ -225,6 +232,7 @@ class Console:
         an unexpected error (a bug) as ``internal error (...)``, and the run goes on."""
         try:
             await self._run_line(number, line)
+            await self._timers()
         except (KeyboardInterrupt, SystemExit, BrokenPipeError):
             raise
         except Exception as exc:
@@ -232,6 +240,54 @@ class Console:
             self._fail(
                 number, line, f"internal error ({type(exc).__name__}: {exc})", "InternalError"
             )
+
+    async def _wait(self, seconds: int) -> None:
+        """``# wait:``: the scripted clock moves on, stopping at each deadline timer of this
+        channel's game due on the way, which fires then (a reminder at 24 h says 24 h)."""
+        assert self.reproducible is not None
+        target = self.reproducible.ticks + seconds
+        while self.options.guild is None:
+            stamp = int((SCRIPTED_EPOCH + timedelta(seconds=target)).timestamp() * 1000)
+            due = await self.service.repo.due_timers(
+                stamp, 1, place=(self.place.guild_id, self.place.channel_id)
+            )
+            if not due:
+                break
+            at = max(
+                self.reproducible.ticks, -(-due[0].due // 1000) - int(SCRIPTED_EPOCH.timestamp())
+            )
+            self.reproducible.ticks = at
+            await self._timers()
+            if self.reproducible.ticks > target:
+                break
+        self.reproducible.ticks = max(self.reproducible.ticks, target)
+
+    async def _timers(self) -> None:
+        """The deadlines' reminders due now in this console's own channel (a scripted run's
+        clock moves with ``# wait:``): printed like any result. In a Discord channel
+        (``--guild``) they are the bot's to post."""
+        if self.options.guild is not None:
+            return
+        if self.reproducible is not None:
+            now = datetime.fromisoformat(self.reproducible.peek())
+        else:
+            now = datetime.now(UTC)
+        for notice in await self.service.fire_timers(now, self.timer_owner, place=self.place):
+            await self._print_reply(notice.reply, notice.dm)
+
+    async def _print_reply(self, reply: Reply, dm: Iterable[UserRef] = ()) -> None:
+        """A result, and to whom it also goes by direct message (``/notify``)."""
+        told = [
+            user.name
+            for user in {u.id: u for u in (*dm, *reply.notify)}.values()
+            if (choice := await self.service.repo.notify(user.id)) is not None and choice.dm
+        ]
+        if self.options.json:
+            self._emit({"ok": True, "reply": reply.to_json(), "direct_messages": told})
+            return
+        print(render_text(reply), file=self.out)
+        for name in told:
+            print(f"  by direct message to {name}", file=self.out)
 
     async def _run_line(self, number: int, line: str) -> None:
         text = line.strip()
@@ -243,7 +299,7 @@ class Console:
                     number, line, "Write a wait as # wait: 2h 30min (d, h, min, s).", "BadCommand"
                 )
             else:
-                self.reproducible.wait(seconds)
+                await self._wait(seconds)
             return
         if not text or text.startswith("#"):
             return
@@ -299,7 +355,7 @@ class Console:
             if reply.awaiting_round is not None and not reply.replayed:
                 await self._resolution(number, line, reply)
             return
-        print(render_text(reply), file=self.out)
+        await self._print_reply(reply, (reply.mention,) if reply.mention is not None else ())
         if reply.awaiting_round is not None and not reply.replayed:
             await self._resolution(number, line, reply)
         shown = reply.file if reply.file_in_fields else None  # printed above: no file
@@ -481,6 +537,7 @@ async def run_console(
                 systems,
                 script=script,
                 clock=reproducible.clock,
+                peek=reproducible.peek,
                 seeds=reproducible.seed,
                 game_ids=reproducible.game_id,
             )

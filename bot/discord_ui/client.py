@@ -14,6 +14,7 @@ import gc
 import logging
 import signal
 from collections.abc import Awaitable, Callable, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,7 @@ INITIAL_EXTENSIONS: tuple[str, ...] = (
     "cogs.meta",
     "cogs.game",
     "cogs.dice",
+    "cogs.notify",
     "cogs.asl",
     "cogs.ocs",
     "cogs.cwb",
@@ -90,6 +92,8 @@ class RefereeBot(commands.Bot):
     settings: Settings
     game_service: Any
     """The game service (``bot.service``) the cogs call; attached before the bot starts."""
+    notices: Any = None
+    """Posts the deadlines' reminders and the direct messages (``bot.discord_ui.notices``)."""
     action_handler: Any
     """The handler of every game command and button (``bot.discord_ui.handler``), made by the
     first game cog that loads."""
@@ -273,10 +277,18 @@ def setup_logging(level: str, form: str = "text") -> None:
     )
 
 
-async def attach_game_service(bot: RefereeBot) -> None:
-    """Open the database of ``bot.settings`` and attach a game service on it to ``bot``; the
-    database is closed when the bot closes (the ``configure`` of ``referee run``)."""
+async def attach_game_service(
+    bot: RefereeBot,
+    *,
+    clock: Callable[[], datetime] | None = None,
+    timer_poll: float | None = None,
+) -> None:
+    """Open the database of ``bot.settings`` and attach a game service on it to ``bot``, and
+    the loop firing the deadlines' timers; the database is closed when the bot closes (the
+    ``configure`` of ``referee run``). ``clock`` and ``timer_poll`` are for tests: a clock they
+    move, and how often the timers are looked at."""
     from bot.dice.beacon.games import config_from_settings
+    from bot.discord_ui.notices import TIMER_POLL, Notices
     from bot.service.game_service import GameService
     from bot.storage import describe, open_repository
     from bot.storage.limits import Limits
@@ -286,14 +298,25 @@ async def attach_game_service(bot: RefereeBot) -> None:
     target = settings.database_target
     limits = Limits(timeout=settings.db_timeout, pool=settings.db_pool, queue=settings.db_queue)
     repo = await open_repository(target, limits)
+    times: dict[str, Any] = {}
+    if clock is not None:
+        times = {"clock": lambda: clock().isoformat(timespec="milliseconds")}
     service = GameService(
         repo,
         live_games=bot.settings.live_games,
         beacon=beacon,
         dice_default=bot.settings.dice_default,
+        **times,
     )
     bot.game_service = service
     log.info("Signing with the key %s (docs/OPERATING.md)", await service.signing_key())
+    notices = Notices(
+        bot,
+        service,
+        **({"clock": clock} if clock is not None else {}),
+        poll=timer_poll if timer_poll is not None else TIMER_POLL,
+    )
+    bot.notices = notices
     if service.resolver is not None:
         service.resolver.on_late = functools.partial(post_late_resolution, bot)
 
@@ -302,6 +325,7 @@ async def attach_game_service(bot: RefereeBot) -> None:
             log.info("Resuming %d declaration(s) waiting for a beacon round", resumed)
 
     bot.add_startup_hook(resume)
+    bot.add_startup_hook(_started(notices.start))
     bot.add_close_hook(service.close_beacon)
     bot.add_close_hook(repo.close)
 
@@ -321,7 +345,15 @@ async def attach_game_service(bot: RefereeBot) -> None:
 
         bot.add_startup_hook(serve_health)
         bot.add_close_hook(health.stop)
+    bot.add_close_hook(notices.close)  # hooks run last first: before the database closes
     log.info("Opened the database %s (%s)", describe(target), repo.engine)
+
+
+def _started(start: Callable[[], None]) -> Hook:
+    async def hook() -> None:
+        start()
+
+    return hook
 
 
 async def post_late_resolution(bot: RefereeBot, place: Place, reply: Reply) -> None:

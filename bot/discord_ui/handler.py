@@ -188,8 +188,11 @@ class DiscordHandler:
         channel_of: Callable[[Place], Any] | None = None,
         *,
         followup_window: float = FOLLOW_UP_WINDOW,
+        notices: Any = None,
     ) -> None:
         self.service = service
+        self.notices = notices
+        """Sends the direct messages of a reply (``bot.discord_ui.notices``; None: none)."""
         self.referee_role = referee_role
         self.followup_window = followup_window
         self._channel_of = channel_of
@@ -291,6 +294,8 @@ class DiscordHandler:
         ready = rendered[0] if rendered and rendered[0][0] is reply else None
         await self.send(interaction, reply, path, options, ready=ready[1:] if ready else None)
         self.logged(place, reply)
+        if self.notices is not None:  # by direct message, to the players who chose it
+            self.notices.after_reply(place, reply)
         if reply.awaiting_round is not None and not reply.replayed:
             await self.follow_resolution(interaction, place, reply)
 
@@ -477,6 +482,7 @@ def handler_for(bot: Any) -> DiscordHandler:
             bot.settings.referee_role,
             channel_of,
             followup_window=bot.settings.followup_window,
+            notices=getattr(bot, "notices", None),
         )
         bot.action_handler = handler
         if handler.boards is not None and hasattr(bot, "add_close_hook"):

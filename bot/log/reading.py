@@ -161,6 +161,16 @@ def is_note(v: Any) -> bool:
     )  # fmt: skip
 
 
+def is_clock(v: Any) -> bool:
+    """A game's deadline settings as logged (``bot/log/deadlines.py``, ``Settings.to_json``)."""
+    return (
+        type(v) is dict and is_str(v.get("zone")) and is_int(v.get("extensions"))
+        and type(v.get("reminders")) is list and all(is_int(p) for p in v["reminders"])
+        and all(is_int(v[k]) for k in ("deadline", "silence", "alert") if k in v)
+        and ("at" not in v or is_str(v["at"]) and re.fullmatch(r"\d\d?:\d\d", v["at"]) is not None)
+    )  # fmt: skip
+
+
 def is_side(v: Any) -> bool:
     return v is None or is_str(v)
 
@@ -203,6 +213,15 @@ SHAPES: dict[str, dict[str, Any]] = {
     "game.cancel": {"entry": is_int, "round": is_int, "reason": is_str},
     "game.seal": {"commitment": is_hex64, "held": lambda v: type(v) is bool},
     "game.reveal": {"entry": is_int, "text": is_str, "salt": lambda v: is_hex(v, 32)},
+    "game.deadline": {"clock": is_clock, "command": is_command},
+    "game.pause": {"until": is_time, "reason": is_str, "command": is_command},
+    "game.resume": {"pause": is_int, "command": is_command},
+    "game.extend": {"side": is_str, "since": is_int, "court": is_str, "count": is_int,
+                    "of": is_int, "deadline": is_time, "command": is_command},
+    "game.missed": {"side": is_str, "player": is_user, "since": is_int, "court": is_str,
+                    "deadline": is_time},
+    "game.claim": {"side": is_str, "against": is_str, "player": is_user, "since": is_int,
+                   "court": is_str, "reason": is_str, "command": is_command},
     "action": ACTION,
     "roll": ROLL,
     "declared": {"declares": lambda v: v in ("action", "roll"), "round": is_int,
@@ -217,6 +236,7 @@ OPTIONAL: dict[str, Any] = {
     "notes": lambda v: type(v) is list, "withdrawn": lambda v: type(v) is bool,
     "referee_only": is_names,
     "revealed_notes": lambda v: type(v) is list and all(is_note(n) for n in v),
+    "clock": is_clock,
 }  # fmt: skip
 
 
@@ -265,6 +285,7 @@ TEXT_LIMITS = {
     ("game.void", "reason"): (1, 200), ("game.decline", "reason"): (0, 200),
     ("game.cancel", "reason"): (1, 200), ("game.result", "scenario"): (1, 20),
     ("game.result", "tournament"): (0, 40), ("game.reveal", "text"): (0, 1000),
+    ("game.pause", "reason"): (0, 200), ("game.claim", "reason"): (0, 200),
 }  # fmt: skip
 """(kind, key) → the shortest and longest text the bot logs there (its commands' limits)."""
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from bot.log.deadlines import CLOCK_KINDS, ClockCheck
 from bot.log.reading import Mismatch
 
 
@@ -37,6 +38,8 @@ class Table:
         self.seals: dict[int, dict[str, Any]] = {}
         """Sealed notes by entry: who sealed each, its commitment, whether the bot holds its text,
         whether it was revealed."""
+        self.clock = ClockCheck()
+        """The deadlines' entries: who wrote them, and what the log before them allows."""
 
     def held(self, who: int) -> set[str]:
         return {side for side, player in self.seats.items() if player == who}
@@ -55,6 +58,8 @@ class Table:
             raise Mismatch(seq, "is confirmed by its own proposer")
         if kind == "action":
             done = entry["action"]
+        elif "command" in entry:  # a table command carried out as proposed (a deadline, a pause)
+            done = entry["command"]
         else:
             done = {"action": "game.void", "entry": entry["entry"], "reason": entry["reason"]}
         if done != proposal["command"]:
@@ -102,8 +107,13 @@ class Table:
                 self.void(entry, agreed)
             elif kind == "game.end":
                 self.reveal_all(entry)
+        elif kind in CLOCK_KINDS or kind == "game.deadline":
+            problem = self.clock.check(entry, referee=referee, held=held, seats=self.seats)
+            if problem is not None:
+                raise Mismatch(seq, problem)
         elif kind != "game.new":
             raise Mismatch(seq, f"is of an unknown kind {kind!r}")
+        self.clock.see(entry)
         self.kinds[seq] = logged_kind if logged_kind == "declared" else kind
         if self.kinds[seq] in ("action", "roll"):
             self.entry_sides[seq] = list(entry.get("sides", self.sides))

@@ -229,6 +229,10 @@ class _Replay:
                 )
             self.voided.add(target)
             self.state = rebuild_state(system, self.entries[: int(entry["seq"]) - 1], self.voided)
+        elif kind in ("game.missed", "game.extend", "game.claim") and entry["court"] == "turn":
+            named = entry["against"] if kind == "game.claim" else entry["side"]
+            if system.next_to_act(self.state) != named:  # whose turn, as the rules say
+                return f"names {named} to act; the rules say {system.next_to_act(self.state)}"
         return None
 
     def action(self, entry: dict[str, Any]) -> str | None:

@@ -24,7 +24,10 @@ export itself. It checks:
 7. who declared what: seats and referees are replayed from the log; each entry's ``by`` must
    have been allowed to declare it (docs/TRUST.md), against the sides the entry records (``sides``,
    required in entries of version 2; an older entry without it is checked against its acting side
-   only, and the verdict says how many); a void must cancel an action or a roll;
+   only, and the verdict says how many); a void must cancel an action or a roll; a deadline, a
+   pause or its end is agreed or a referee's without a seat; a missed deadline, an extension or a
+   forfeit claim is what the log before it allows: the deadline, the silence and the extensions
+   in force, less the pauses (``bot/log/deadlines.py``);
 8. the header: game, system, title, status, server, channel and head must be what the log says;
 9. in a beacon game: every die belongs to a declaration's resolution; each declaration was written
    before its round's publication time and is resolved (or cancelled) before anything else is

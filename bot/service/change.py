@@ -41,6 +41,9 @@ class Change:
     """The steps, facts and rolls as the rules made them, for the reply (not logged as such)."""
     ran: BaseModel | None = None
     """The system action that ran (its phase change names the next player); not logged as such."""
+    at: str | None = None
+    """The entry's time, when the decision read the clock itself (a pause's end is counted from
+    it); None: the commit reads the clock."""
 
 
 Shown = tuple[tuple[Step, ...], tuple[tuple[str, str], ...], tuple[Roll, ...]]

@@ -10,7 +10,7 @@ import dataclasses
 import logging
 import weakref
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from typing import Any
 
 from pydantic import BaseModel
@@ -83,6 +83,7 @@ class Core:
         script: FaceScript | None,
         clock: Callable[[], str],
         seeds: Callable[[], bytes],
+        peek: Callable[[], str] | None = None,
         game_ids: Callable[[], str],
         live_games: int,
         beacon: BeaconConfig | None,
@@ -101,6 +102,8 @@ class Core:
         self.resolver: Resolver | None = None
         """Resolves beacon declarations with their round (set by the service when beacon is on)."""
         self.clock = clock
+        self.peek = peek
+        """The current time without moving a scripted clock on (None: ``clock`` moves nothing)."""
         self.seeds = seeds
         self.game_ids = game_ids
         self.live_games = live_games
@@ -110,6 +113,9 @@ class Core:
         """A channel's lock lives while a coroutine holds or awaits it, then goes away."""
         self.live: OrderedDict[tuple[int, int], Live] = OrderedDict()
         """The most recently used games (at most ``live_games``), least recent first."""
+        self.after_commit: Callable[[Live], Awaitable[None]] | None = None
+        """Called with the game after each entry of a game with a deadline (it plans the
+        game's timers: ``bot/table/reminders.py``); a failure is logged, the entry stands."""
 
     @property
     def scripted(self) -> bool:
@@ -298,7 +304,7 @@ class Core:
             "seq": row.head_seq + 1,
             "prev": row.head_hash,
             "kind": change.kind,
-            "at": self.clock(),
+            "at": change.at or self.clock(),
             "by": _by(row, actor),
             "interaction": interaction_id,
             "epoch": row.epoch,
@@ -361,10 +367,16 @@ class Core:
         except BaseException:
             self.forget(place)
             raise
+        after = Live(row=new_row, state=state, system=live.system)
         if new_row.status == "active":
-            self.remember(place, Live(row=new_row, state=state, system=live.system))
+            self.remember(place, after)
         else:
             self.forget(place)
+        if self.after_commit is not None and ("clock" in row.table or "clock" in new_row.table):
+            try:
+                await self.after_commit(after)
+            except Exception:  # the timers are planned again when a process starts
+                log.exception("Could not plan the timers of game %s", new_row.public_id)
         return reply
 
     # --- replies -----------------------------------------------------------------------------

@@ -19,7 +19,7 @@ import functools
 import inspect
 import random
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -29,26 +29,43 @@ from bot.dice.beacon.chain import ChainInfo
 from bot.dice.beacon.games import BeaconConfig, DeclarationPending, Resolver
 from bot.dice.game_dice import FaceScript, new_seed
 from bot.errors import BadCommand, NoGameHere
+from bot.log.deadlines import Step
 from bot.log.signing import signer
 from bot.models import Actor, Place, Reply
 from bot.service import actions, beacon, proposals
 from bot.service.actions import SYSTEM_ACTION, turn_notice
 from bot.service.beacon import after_beacon_change, refuse_while_pending, resolve_declaration
+from bot.service.change import Change, Live
 from bot.service.core import DEFAULT_LIVE_GAMES, HOLD_GAME, Core
 from bot.service.handlers import Handler, Read, Start, Write, collect
 from bot.service.systems import InstalledSystems, pin_outcome_types
 from bot.storage import BoardRow, Repository, StorageConflict
-from bot.table import board, league, new, reads, roll, sealed, setup, stats, writes
+from bot.table import (
+    board,
+    deadlines,
+    league,
+    new,
+    reads,
+    reminders,
+    roll,
+    sealed,
+    setup,
+    stats,
+    writes,
+)
 from bot.table.commands import TABLE_COMMANDS
+from bot.table.reminders import MissedDeadline, Notice, StaleTimer
 from rules_core.roll_categories import CATEGORIES as ROLL_CATEGORIES
 from rules_core.system import GameSystem
 
+TIMER_LEASE = 120.0
+"""Seconds a process holds a timer it claimed; if it dies meanwhile, another claims it then."""
 WRITE_ATTEMPTS = 50
 """How many times one action is decided again when other processes keep writing its game first
 (each refusal means another writer made progress; PostgreSQL with several processes)."""
 
 HANDLERS: dict[type[BaseModel], Handler] = collect(
-    (proposals, beacon, board, league, new, reads, roll, sealed, setup, stats, writes)
+    (proposals, beacon, board, deadlines, league, new, reads, roll, sealed, setup, stats, writes)
 )
 """The handler of every table command, from the modules that register them."""
 if set(HANDLERS) != set(TABLE_COMMANDS):  # a command declared without a handler, or the reverse
@@ -80,6 +97,7 @@ class GameService:
         *,
         script: FaceScript | None = None,
         clock: Callable[[], str] = _now,
+        peek: Callable[[], str] | None = None,
         seeds: Callable[[], bytes] = new_seed,
         game_ids: Callable[[], str] = _new_game_id,
         live_games: int = DEFAULT_LIVE_GAMES,
@@ -88,7 +106,8 @@ class GameService:
     ) -> None:
         """``clock``, ``seeds`` and ``game_ids`` are the sources of time, secret seeds and public
         game ids; only scripted runs (the console with ``--dice``) replace them, to print the same
-        output for the same lines."""
+        output for the same lines (``peek`` then reads a scripted clock without moving it on;
+        a test's clock may be given both)."""
         systems = systems if systems is not None else InstalledSystems()
         pin_outcome_types(systems)
         self.core = Core(
@@ -96,6 +115,7 @@ class GameService:
             systems,
             script=script,
             clock=clock,
+            peek=peek,
             seeds=seeds,
             game_ids=game_ids,
             live_games=live_games,
@@ -105,6 +125,7 @@ class GameService:
         """What every handler is given (:class:`~bot.service.core.Core`)."""
         if beacon is not None:
             self.core.resolver = Resolver(beacon, functools.partial(resolve_declaration, self.core))
+        self.core.after_commit = functools.partial(reminders.replan, self.core)
 
     @property
     def repo(self) -> Repository:
@@ -157,7 +178,18 @@ class GameService:
             return await actions.read_only_action(self.core, place, command)
         if isinstance(handler, Start):  # /game new: no game to load yet
             return await handler.begin(self.core, place, actor, interaction_id, command)
-        # one log entry
+        return await self._attempts(place, actor, interaction_id, command, handler, prepare)
+
+    async def _attempts(
+        self,
+        place: Place,
+        actor: Actor,
+        interaction_id: str,
+        command: BaseModel,
+        handler: Write,
+        prepare: Callable[[Reply], object] | None,
+    ) -> Reply:
+        """One log entry, decided again after each refusal by another writer."""
         for attempt in range(1, WRITE_ATTEMPTS + 1):
             # after a refusal, decide again holding the game in the database (docs/DEVELOPING.md)
             retrying = HOLD_GAME.set(attempt > 1)
@@ -214,6 +246,68 @@ class GameService:
                 after_beacon_change(core, place, live.row.id, change)
                 reply = turn_notice(live, actor, change, reply)
             return reply
+
+    # --- deadlines ------------------------------------------------------------------------
+
+    async def fire_timers(
+        self,
+        now: datetime,
+        owner: str,
+        *,
+        place: Place | None = None,
+        skip_guild: int | None = None,
+        lease: float = TIMER_LEASE,
+        deliver: Callable[[Notice], Awaitable[None]] | None = None,
+    ) -> list[Notice]:
+        """Fire the timers due at ``now``: of ``place``'s games only, or of every server but
+        ``skip_guild``. Each is claimed by this process (``owner``) in the database first, so
+        several processes on one database fire each once; ``deliver`` is awaited with each
+        notice before its timer is marked fired (a process that dies meanwhile leaves it to be
+        claimed again when its claim lapses). The notices, in order."""
+        repo, fired = self.core.repo, []
+        stamp = reminders.ms(now)
+        where = (place.guild_id, place.channel_id) if place is not None else None
+        for timer in await repo.due_timers(stamp, place=where, skip_guild=skip_guild):
+            if not await repo.claim_timer(timer.id, owner, stamp, int(lease * 1000)):
+                continue  # another process has it
+            try:
+                outcome, notices = await reminders.fire(self.core, timer, now, self._missed)
+                for notice in notices:
+                    if deliver is not None:
+                        await deliver(notice)
+                    fired.append(notice)
+            except BaseException:
+                await repo.release_timer(timer.id, owner)
+                raise
+            if outcome == "later":
+                await repo.release_timer(timer.id, owner)
+            else:
+                await repo.finish_timer(timer.id, owner, stamp)
+        return fired
+
+    async def _missed(
+        self, live: Live, ball: reminders.Ball, step: Step, interaction: str
+    ) -> Reply:
+        """Write the missed deadline of ``ball``'s wait into the log (once: its interaction id);
+        :raises StaleTimer: the wait ended or its miss was written meanwhile."""
+        place = Place(
+            guild_id=live.row.guild_id, channel_id=live.row.channel_id, parent_id=live.row.parent_id
+        )
+
+        async def decide(core: Core, fresh: Live, actor: Actor, command: BaseModel) -> Change:
+            found = await reminders.ball_of(core, fresh)
+            if found is None or found[0].wait.seq != ball.wait.seq or found[0].wait.missed:
+                raise StaleTimer(f"the wait of entry {ball.wait.seq} is over")
+            return reminders.missed_change(fresh, found[0], found[1].deadline())
+
+        actor = Actor(user_id=reminders.BOT.id, name=reminders.BOT.name)
+        return await self._attempts(
+            place, actor, interaction, MissedDeadline(), Write(None, decide), None
+        )
+
+    async def replan_timers(self) -> int:
+        """Plan the timers of every active game with a deadline (at a process's start)."""
+        return await reminders.replan_all(self.core)
 
     # --- for the front ends -----------------------------------------------------------------
 

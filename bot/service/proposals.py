@@ -3,8 +3,9 @@ proposals."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import inspect
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -18,6 +19,26 @@ from bot.service.handlers import write
 from bot.service.permissions import free_hand, held_sides, is_referee, require_referee
 from bot.table import commands as gc
 from rules_core.scenario import SetupRefused
+
+Agree = Callable[[Core, Live, Actor, Any, dict[str, Any]], Change | Awaitable[Change]]
+AGREEMENTS: dict[str, tuple[type[BaseModel], Agree]] = {}
+"""Table commands a player proposes and another side confirms, by action: their model and the
+decision carrying one out once agreed (``agreed``: the proposal and its proposer). Registered
+beside each command's handler with :func:`agreement`."""
+
+
+AgreeT = TypeVar("AgreeT", bound=Callable[..., Any])
+
+
+def agreement(model: type[BaseModel]) -> Callable[[AgreeT], AgreeT]:
+    """Register the decorated function as what a confirmed proposal of ``model`` does."""
+    action = str(model.model_fields["action"].default)
+
+    def register(agree: AgreeT) -> AgreeT:
+        AGREEMENTS[action] = (model, agree)
+        return agree
+
+    return register
 
 
 def _entry_sides(entry: Mapping[str, Any], sides: list[str]) -> list[str]:
@@ -141,6 +162,13 @@ async def confirm(core: Core, live: Live, actor: Actor, command: gc.GameConfirm)
             player = f"the {' or '.join(proposal['needs'])} player or " if proposal["needs"] else ""
             raise NotYourSide(f"Only {player}a referee without a seat may confirm this void.")
         return await _void(core, live, actor, gc.GameVoid.model_validate(data), agreed)
+    if (agreed_command := AGREEMENTS.get(str(data.get("action")))) is not None:
+        if not (free_hand(row, actor) or held & set(proposal["needs"])):
+            player = f"the {' or '.join(proposal['needs'])} player or " if proposal["needs"] else ""
+            raise NotYourSide(f"Only {player}a referee without a seat may confirm this proposal.")
+        model, agree = agreed_command
+        decided = agree(core, live, actor, model.model_validate(data), agreed)
+        return await decided if inspect.isawaitable(decided) else decided
     action = live.system.parse_action(data)
     concerned = sorted(live.system.concerned_sides(live.state, action))
     if not (is_referee(row, actor) or set(concerned) <= held | proposer_held):

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
 
-from bot.models import DieView, OddsLine, Reply, ReplyFile, with_verb
+from bot.log.deadlines import Settings
+from bot.models import DieView, OddsLine, Reply, ReplyFile, UserRef, with_verb
 from bot.service.change import Shown
 from bot.service.options import command_path
 from bot.storage import GameRow
@@ -55,6 +57,11 @@ def declared_what(entry: Mapping[str, Any]) -> str:
     return f"/roll {entry['expression']}"
 
 
+def _utc(text: str) -> str:
+    """A logged time as a reader reads it: ``2026-01-03 20:00 UTC``."""
+    return datetime.fromisoformat(text).astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
 def _roll(data: Mapping[str, Any]) -> Roll:
     return Roll.model_validate(data)
 
@@ -88,6 +95,7 @@ def entry_reply(
         return _beacon_reply(entry, row, replayed=replayed, scripted=scripted, shown=shown)
     dice = tuple(DieView(**d) for d in entry.get("dice", ()))
     base: dict[str, Any] = {
+        "notify": _others(entry, row) if dice else (),
         "game_title": row.title,
         "system": row.system,
         "game_id": row.public_id,
@@ -106,6 +114,14 @@ def entry_reply(
     if kind == "roll":
         return _roll_reply(entry, shown, base)
     return _table_reply(entry, row, base)
+
+
+def _others(entry: Mapping[str, Any], row: GameRow) -> tuple[UserRef, ...]:
+    """The seated players besides an entry's author (a result they may take by DM)."""
+    seated = {p["id"]: p for p in row.table["seats"].values() if p}
+    return tuple(
+        UserRef(id=p["id"], name=p["name"]) for p in seated.values() if p["id"] != entry["by"]["id"]
+    )
 
 
 def _action_reply(entry: Mapping[str, Any], shown: Shown | None, base: dict[str, Any]) -> Reply:
@@ -185,6 +201,25 @@ _TITLES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "game.end": lambda e: "The game is over; the dice seed is revealed",
     "game.seal": lambda e: f"{with_verb(e['by']['name'], 'seals')} a note",
     "game.reveal": lambda e: f"The note sealed at entry {e['entry']} is revealed",
+    "game.deadline": lambda e: f"Deadline: {Settings.from_json(e['clock']).words()}",
+    "game.pause": lambda e: (
+        f"The deadlines are paused until {_utc(e['until'])}"
+        + (f": {e['reason']}" if e.get("reason") else "")
+    ),
+    "game.resume": lambda e: f"The pause of entry {e['pause']} is over; the deadlines run again",
+    "game.extend": lambda e: (
+        f"{with_verb(e['by']['name'], 'takes')} extension {e['count']} of {e['of']}: the "
+        f"{e['side']} deadline moves to {_utc(e['deadline'])}"
+    ),
+    "game.missed": lambda e: (
+        f"{with_verb(e['player']['name'], 'missed')} the deadline ({e['side']}, waited for "
+        f"since entry {e['since']}; due {_utc(e['deadline'])})"
+    ),
+    "game.claim": lambda e: (
+        f"{with_verb(e['by']['name'], 'claims')} a forfeit: {e['player']['name']} "
+        f"({e['against']}) silent since entry {e['since']}; a referee without a seat rules"
+        + (f" ({e['reason']})" if e.get("reason") else "")
+    ),
     "game.cancel": lambda e: (
         f"Entry {e['entry']} is cancelled before beacon round {e['round']}: {e['reason']}"
     ),

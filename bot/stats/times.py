@@ -16,6 +16,11 @@ What counts (the rules of this reading, restated in docs/guide/TABLE.md):
 - **A seat change resets the player:** when a seat passes to another player, the wait in
   progress is dropped (the new player is not charged for time before they sat down), and the new
   player's responses are counted on a row of their own.
+- **Pauses do not count:** the time of a pause agreed by both players (``/game deadline pause``,
+  from its entry to its end or the resume that ended it) is taken out of every wait it overlaps;
+  proposing (or declining) a pause, its end or a deadline is no move.
+- **Missed deadlines and extensions** (``game.missed``, ``game.extend``) are counted on the row
+  of the player and seat they name: a reliability record.
 """
 
 from __future__ import annotations
@@ -37,6 +42,10 @@ class SeatTimes:
     player: str
     player_id: int
     waits: tuple[timedelta, ...]
+    missed: int = 0
+    """Deadlines this player missed in this seat."""
+    extensions: int = 0
+    """Extensions this player took in this seat."""
 
     @property
     def responses(self) -> int:
@@ -87,8 +96,30 @@ def response_times(entries: Iterable[Mapping[str, Any]]) -> list[SeatTimes]:
     waits: dict[tuple[str, int], list[timedelta]] = {}
     names: dict[tuple[str, int], str] = {}
     waiting_since: dict[str, datetime] = {}
+    pauses: list[list[datetime]] = []
+    counted: dict[tuple[str, int, str], int] = {}
+    clock_proposals: set[int] = set()
     for entry in entries:
         kind = entry.get("kind")
+        if kind == "game.pause":
+            pauses.append([_at(entry), datetime.fromisoformat(str(entry["until"]))])
+            continue
+        if kind == "game.resume" and pauses and pauses[-1][0] <= _at(entry) < pauses[-1][1]:
+            pauses[-1][1] = _at(entry)
+            continue
+        if kind == "game.propose" and str(entry.get("command", {}).get("action", "")).startswith(
+            "game.deadline."
+        ):  # proposing a pause or a deadline is no answer (nor is declining one)
+            clock_proposals.add(int(entry["seq"]))
+            continue
+        if kind == "game.decline" and entry.get("entry") in clock_proposals:
+            continue
+        if kind in ("game.missed", "game.extend"):
+            side = str(entry["side"])
+            who = entry["player"] if kind == "game.missed" else entry["by"]
+            key3 = (side, int(who["id"]), kind)
+            counted[key3] = counted.get(key3, 0) + 1
+            continue
         if kind == "game.new":
             sides = list(entry.get("sides", []))
             continue
@@ -111,16 +142,35 @@ def response_times(entries: Iterable[Mapping[str, Any]]) -> list[SeatTimes]:
         if len(held_by) != 1 or len(held_by) == len(seats):
             continue
         (side,) = held_by
-        at = datetime.fromisoformat(str(entry["at"]))
+        at = _at(entry)
         since = waiting_since.pop(side, None)
         if since is not None:
-            waits[(side, author)].append(at - since)
+            paused = sum(
+                (min(end, at) - max(start, since) for start, end in pauses
+                 if start < at and end > since),
+                timedelta(),
+            )  # fmt: skip
+            waits[(side, author)].append(at - since - paused)
         for other in seats:
             if other != side:
                 waiting_since[other] = at
     order = {side: index for index, side in enumerate(sides)}
     keys = sorted(waits, key=lambda key: order.get(key[0], len(order)))
-    return [SeatTimes(key[0], names[key], key[1], tuple(waits[key])) for key in keys]
+    return [
+        SeatTimes(
+            key[0],
+            names[key],
+            key[1],
+            tuple(waits[key]),
+            missed=counted.get((*key, "game.missed"), 0),
+            extensions=counted.get((*key, "game.extend"), 0),
+        )
+        for key in keys
+    ]
+
+
+def _at(entry: Mapping[str, Any]) -> datetime:
+    return datetime.fromisoformat(str(entry["at"]))
 
 
 def duration_text(span: timedelta | None) -> str:
@@ -153,17 +203,20 @@ def times_line(times: SeatTimes) -> str:
     '2 responses · median 1 h 02 min · longest 2 h 00 min · waiting in all 2 h 05 min'
     """
     count = f"{times.responses} response" + ("" if times.responses == 1 else "s")
-    if not times.waits:
-        return count
-    return (
-        f"{count} · median {duration_text(times.median)} · "
-        f"longest {duration_text(times.longest)} · waiting in all {duration_text(times.total)}"
-    )
+    if times.waits:
+        count += (
+            f" · median {duration_text(times.median)} · longest "
+            f"{duration_text(times.longest)} · waiting in all {duration_text(times.total)}"
+        )
+    if times.missed or times.extensions:
+        count += f" · missed deadlines {times.missed} · extensions {times.extensions}"
+    return count
 
 
 TIMES_HEADER = (
     "tournament", "round", "scenario", "game", "side", "player",
     "responses", "median_seconds", "longest_seconds", "total_waiting_seconds",
+    "missed_deadlines", "extensions",
 )  # fmt: skip
 """The header of ``response_times.csv`` in /game league's zip."""
 

@@ -499,9 +499,24 @@ class Repository(abc.ABC):
         """The game's timers that have not fired, soonest first."""
         return [_timer(row) for row in await self._fetch(sql.GAME_TIMERS, (game_id,))]
 
-    async def due_timers(self, now: int, limit: int = 50) -> list[TimerRow]:
-        """Timers due at ``now`` that no live claim holds, soonest first."""
-        return [_timer(row) for row in await self._fetch(sql.DUE_TIMERS, (now, now, limit))]
+    async def due_timers(
+        self,
+        now: int,
+        limit: int = 50,
+        *,
+        place: tuple[int, int] | None = None,
+        skip_guild: int | None = None,
+    ) -> list[TimerRow]:
+        """Timers due at ``now`` that no live claim holds, soonest first: of the games of one
+        channel (``place``: guild and channel ids), or of every server but ``skip_guild``."""
+        params = (now, now, *(place or ()), limit)
+        query = sql.due_timers(place, skip_guild)
+        return [_timer(row) for row in await self._fetch(query, params)]
+
+    async def games_with_clock(self) -> list[GameRow]:
+        """Active games with deadline settings (their timers are planned at a process's start)."""
+        rows = await self._fetch(sql.GAMES_WITH_CLOCK)
+        return [game for game in map(game_from_row, rows) if game.table.get("clock")]
 
     async def claim_timer(self, timer_id: int, owner: str, now: int, lease: int) -> bool:
         """Claim a due timer for ``lease`` milliseconds: True for exactly one of the processes

@@ -223,9 +223,31 @@ DROP_STALE_TIMERS = (
 """Retires a game's timers of earlier waits, and those a later plan of this wait left out."""
 DROP_GAME_TIMERS = "UPDATE timers SET done = ? WHERE game_id = ? AND done IS NULL"
 DUE_TIMERS = (
-    f"SELECT {TIMER_COLUMNS} FROM timers WHERE done IS NULL AND due <= ? "
-    "AND (claimed_until IS NULL OR claimed_until < ?) ORDER BY due, id LIMIT ?"
+    "SELECT t.id, t.game_id, t.name, t.event, t.ball, t.due, t.plan, t.data "
+    "FROM timers t JOIN games g ON g.id = t.game_id WHERE t.done IS NULL AND t.due <= ? "
+    "AND (t.claimed_until IS NULL OR t.claimed_until < ?) AND {where} "
+    "ORDER BY t.due, t.id LIMIT ?"
 )
+"""Due timers no live claim holds, of the games ``{where}`` chooses (see :func:`due_timers`)."""
+
+
+def due_timers(place: tuple[int, int] | None, skip_guild: int | None) -> str:
+    """The query of due timers: of one channel's games (``place``: guild and channel), or of
+    every game but those of the server ``skip_guild`` (the console's own games are the
+    console's to remind, the bot's the bot's); its parameters: now, now, [place,] limit."""
+    if place is not None:
+        return DUE_TIMERS.replace("{where}", "g.guild_id = ? AND g.channel_id = ?")
+    if skip_guild is not None:
+        return DUE_TIMERS.replace("{where}", f"g.guild_id <> {int(skip_guild)}")
+    return DUE_TIMERS.replace("{where}", "1 = 1")
+
+
+GAMES_WITH_CLOCK = (
+    f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' "
+    """AND table_json LIKE '%"clock":%' ORDER BY id"""
+)
+"""Active games whose table may hold deadline settings (the caller keeps those whose parsed
+table does)."""
 CLAIM_TIMER = (
     "UPDATE timers SET claimed_by = ?, claimed_until = ? WHERE id = ? AND done IS NULL "
     "AND (claimed_until IS NULL OR claimed_until < ?)"
@@ -374,6 +396,7 @@ __all__ = [
     "ENTRIES",
     "ENTRY_BY_INTERACTION",
     "FINISH_TIMER",
+    "GAMES_WITH_CLOCK",
     "GAME_BY_ID",
     "GAME_COLUMNS",
     "GAME_HEAD",
@@ -409,6 +432,7 @@ __all__ = [
     "SIGNING_KEYS",
     "TABLES",
     "TIMER_COLUMNS",
+    "due_timers",
     "face_counts",
     "migrations",
     "postgres",

@@ -18,6 +18,7 @@ from __future__ import annotations
 from bot.log.signing import signer
 from bot.models import Actor, Place, Reply
 from bot.service.beacon import beacon_status
+from bot.service.change import Live
 from bot.service.core import Core
 from bot.service.handlers import read
 from bot.service.permissions import require_player
@@ -25,6 +26,7 @@ from bot.service.replies import proposal_text
 from bot.storage import BoardRow, GameRow
 from bot.table import commands as gc
 from bot.table.reads import _summary, listing
+from bot.table.reminders import clock_status
 
 BOARD_ENTRIES = 5
 """The last log entries the board shows."""
@@ -126,6 +128,9 @@ async def board_reply(core: Core, row: GameRow, place: Place) -> Reply:
             who = str(holder["name"]) if holder else "nobody seated"
             turn += f"\n{acting} to act: {who}"
         fields.append(("Turn", turn))
+    clock = await clock_status(core, Live(row=row, state=state, system=system))
+    if clock:
+        fields.append(("Clock", "\n".join(clock)))
     fields.append(
         (
             "Seats",

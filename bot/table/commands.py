@@ -248,6 +248,98 @@ class GameCancel(_Command):
     reason: str = Field(min_length=1, max_length=200, description="Why it is cancelled")
 
 
+DURATION_HELP = "48h, 2d, 1d 12h or 90min"
+
+
+class _DeadlineOptions(_Command):
+    """The options of a deadline's settings (a game's own, or a server's defaults)."""
+
+    duration: str = Field(
+        default="", max_length=40, description=f"How long a player has to answer: {DURATION_HELP}"
+    )
+    at: str = Field(
+        default="",
+        max_length=5,
+        description="A clock time the deadline then moves to, like 20:00 (in the game's zone)",
+    )
+    zone: str = Field(
+        default="", max_length=60, description="The time zone, like Europe/Paris (default UTC)"
+    )
+    reminders: str = Field(
+        default="",
+        max_length=60,
+        description='Organisers: reminders at these percent of the deadline, like "50,100,200"',
+    )
+    extensions: int | None = Field(
+        default=None, ge=0, le=20, description="Organisers: extensions each player may take a game"
+    )
+    silence: str = Field(
+        default="",
+        max_length=40,
+        description="Organisers: silence after which the opponent may claim a forfeit (7d)",
+    )
+    alert: str = Field(
+        default="",
+        max_length=40,
+        description="Organisers: a game waiting this long is reported to the organiser (4d)",
+    )
+
+
+class GameDeadlineSet(_DeadlineOptions):
+    """This game's response deadline: a duration, a clock time in its zone, or off."""
+
+    action: Literal["game.deadline.set"] = "game.deadline.set"
+    off: bool = Field(default=False, description="true: this game has no deadline")
+
+
+class GameDeadlineDefaults(_DeadlineOptions):
+    """Organisers: this server's deadline settings for the games started from now on."""
+
+    action: Literal["game.deadline.defaults"] = "game.deadline.defaults"
+    read_only: ClassVar[bool] = True
+    off: bool = Field(default=False, description="true: new games start without a deadline")
+
+
+class GameDeadlinePause(_Command):
+    """Pause the deadlines for a while or until a date: both players agree, or a referee."""
+
+    action: Literal["game.deadline.pause"] = "game.deadline.pause"
+    length: str = Field(default="", max_length=40, description=f"How long: {DURATION_HELP}")
+    until: str = Field(
+        default="",
+        max_length=16,
+        description="Or until when, in the game's zone: 2026-02-01 or 2026-02-01 18:00",
+    )
+    reason: str = Field(default="", max_length=200, description="Why, for the log")
+
+
+class GameDeadlineResume(_Command):
+    """End the pause now: both players agree, or a referee."""
+
+    action: Literal["game.deadline.resume"] = "game.deadline.resume"
+
+
+class GameDeadlineExtend(_Command):
+    """Take one of your extensions: your deadline moves on by the game's deadline."""
+
+    action: Literal["game.deadline.extend"] = "game.deadline.extend"
+
+
+class GameDeadlineClaim(_Command):
+    """Claim a forfeit: the other player has been silent past the organiser's limit."""
+
+    action: Literal["game.deadline.claim"] = "game.deadline.claim"
+    reason: str = Field(default="", max_length=200, description="What you want the referee to know")
+
+
+class Notify(_Command):
+    """Your turn notices, reminders and the rolls on your side by direct message, or not."""
+
+    action: Literal["notify"] = "notify"
+    read_only: ClassVar[bool] = True
+    dm: bool = Field(default=True, description="true: by direct message too; false: here only")
+
+
 class RollDice(_Command):
     """A logged, verifiable roll: DR (colored die first), dr, or NdS±M; by category, in batches."""
 
@@ -343,6 +435,13 @@ TableCommand = Annotated[
     | GameCancel
     | GameSeal
     | GameReveal
+    | GameDeadlineSet
+    | GameDeadlineDefaults
+    | GameDeadlinePause
+    | GameDeadlineResume
+    | GameDeadlineExtend
+    | GameDeadlineClaim
+    | Notify
     | RollDice
     | Stats,
     Field(discriminator="action"),
@@ -373,6 +472,13 @@ TABLE_COMMANDS: tuple[type[BaseModel], ...] = (
     GameCancel,
     GameSeal,
     GameReveal,
+    GameDeadlineSet,
+    GameDeadlineDefaults,
+    GameDeadlinePause,
+    GameDeadlineResume,
+    GameDeadlineExtend,
+    GameDeadlineClaim,
+    Notify,
     RollDice,
     Stats,
 )
@@ -385,6 +491,12 @@ __all__ = [
     "GameBoard",
     "GameCancel",
     "GameConfirm",
+    "GameDeadlineClaim",
+    "GameDeadlineDefaults",
+    "GameDeadlineExtend",
+    "GameDeadlinePause",
+    "GameDeadlineResume",
+    "GameDeadlineSet",
     "GameEnd",
     "GameExport",
     "GameForces",
@@ -400,6 +512,7 @@ __all__ = [
     "GameSetup",
     "GameStatus",
     "GameVoid",
+    "Notify",
     "RollDice",
     "Stats",
     "TableCommand",

@@ -12,11 +12,13 @@ from typing import Any
 from bot.errors import NotAReferee
 from bot.log.export import export_game
 from bot.models import Actor, Place, Reply, ReplyFile
+from bot.service.change import Live
 from bot.service.core import Core
 from bot.service.handlers import read
 from bot.stats.times import TIMES_HEADER, SeatTimes, response_times, seconds, times_line
 from bot.storage import GameRow
 from bot.table import commands as gc
+from bot.table.reminders import ball_of, clock_lines, now_quietly
 from rules_core.errors import InvalidInput
 
 RATINGS_HEADER = (
@@ -52,6 +54,7 @@ def times_rows(game: GameRow, result: Mapping[str, Any], times: list[SeatTimes])
             str(result["tournament"]), str(result["round"]), str(result["scenario"]),
             game.public_id, seat.side, seat.player, str(seat.responses),
             seconds(seat.median), seconds(seat.longest), seconds(seat.total),
+            str(seat.missed), str(seat.extensions),
         ]
         for seat in times
     ]  # fmt: skip
@@ -116,11 +119,13 @@ async def game_list(core: Core, place: Place, actor: Actor, command: gc.GameList
     games = [g for g in await core.repo.games_in_guild(place.guild_id) if g.status == "active"]
     by_player: dict[str, list[str]] = {}
     for game in games:
+        waiting = await _waiting(core, game)
         for side, player in game.table["seats"].items():
             if player:
-                by_player.setdefault(player["name"], []).append(
-                    f"<#{game.channel_id}> {game.title} ({game.system}, {side})"
-                )
+                line = f"<#{game.channel_id}> {game.title} ({game.system}, {side})"
+                if waiting is not None and waiting[0] == side:
+                    line += f" — {waiting[1]}"
+                by_player.setdefault(player["name"], []).append(line)
     fields = tuple((name, "\n".join(lines)) for name, lines in sorted(by_player.items()))
     return Reply(
         command="/game list",
@@ -129,6 +134,23 @@ async def game_list(core: Core, place: Place, actor: Actor, command: gc.GameList
         scripted=core.scripted,
         ephemeral=True,
     )
+
+
+async def _waiting(core: Core, game: GameRow) -> tuple[str, str] | None:
+    """In a game with a deadline: the side to act, and how long the ball has been in its court
+    and when its deadline falls, in words."""
+    if not game.table.get("clock"):
+        return None
+    system = core.system(game.system)
+    live = Live(row=game, state=system.parse_state(game.state_json), system=system)
+    found = await ball_of(core, live)
+    if found is None:
+        return None
+    ball, steps = found
+    _, now = now_quietly(core)
+    lines = clock_lines(game, ball, steps, now)
+    waited = lines[0].split(", for ", 1)[-1]
+    return ball.side, f"to act for {waited}; {lines[1][0].lower()}{lines[1][1:]}"
 
 
 @read(gc.GameLeague)

@@ -10,6 +10,7 @@ from pydantic import BaseModel
 from bot.dice.beacon.chain import ChainInfo
 from bot.dice.game_dice import NO_PLAYERS, commitment
 from bot.errors import GameAlreadyActive
+from bot.log.deadlines import Settings
 from bot.log.gamelog import FORMAT_VERSION, GENESIS_PREV, seal, state_hash
 from bot.models import Actor, Place, Reply
 from bot.service.beacon import beacon_chain_for
@@ -37,6 +38,15 @@ SYSTEM_SIDES: dict[str, tuple[str, ...]] = {"cwb": ("Union", "Confederate")}
 """Default sides per system when ``/game new`` names none (a system may set ``default_sides``)."""
 
 
+async def server_clock(core: Core, place: Place) -> dict[str, Any] | None:
+    """The organiser's deadline settings a new game of the server starts with (logged in its
+    first entry: docs/guide/TABLE.md, "Deadlines"), if they set a deadline."""
+    stored = await core.repo.server_settings(place.guild_id)
+    if not stored or stored.get("deadline") is None:
+        return None
+    return Settings.from_json(stored).to_json()
+
+
 @start(gc.GameNew)
 async def new(
     core: Core, place: Place, actor: Actor, interaction_id: str, command: gc.GameNew
@@ -54,9 +64,11 @@ async def new(
                 "This channel already has an active game; a referee may /game end it first."
             )
         state = _new_state(system, sides, options)
+        clock = await server_clock(core, place)
         entry, row, genesis = _genesis(
-            core, place, actor, interaction_id, command, system, state, sides, options, chain
-        )
+            core, place, actor, interaction_id, command, system, state, sides, options, chain,
+            clock,
+        )  # fmt: skip
         try:
             row.id = await core.repo.create_game(row, genesis)
         except Duplicate:
@@ -112,9 +124,11 @@ def _genesis(
     sides: tuple[str, ...],
     options: dict[str, Any],
     chain: ChainInfo | None,
+    clock: dict[str, Any] | None = None,
 ) -> tuple[dict[str, Any], GameRow, StoredEntry]:
     """The game's first entry (``game.new``, sealed), its row and the entry as stored: a new
-    seed committed, a new public id, the creator its first referee."""
+    seed committed, a new public id, the creator its first referee; ``clock``, the server's
+    deadline settings, if its organiser set a deadline."""
     text = snapshot(state)
     seed = core.seeds()
     public_id = core.game_ids()
@@ -148,6 +162,8 @@ def _genesis(
     }
     if core.scripted:
         table["scripted"] = entry["scripted"] = True
+    if clock is not None:
+        table["clock"] = entry["clock"] = clock
     if chain is not None:
         table["beacon"] = chain.to_json()
         entry["dice_mode"] = "beacon"

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from bot.log.deadlines import Settings
 from bot.log.export import export_game
 from bot.log.signing import signer
 from bot.models import Actor, FollowUp, Place, Reply, ReplyFile
 from bot.service.beacon import beacon_status
+from bot.service.change import Live
 from bot.service.core import Core
 from bot.service.handlers import read
 from bot.service.options import command_path
 from bot.service.replies import declared_what, proposal_text
 from bot.storage import GameRow
 from bot.table import commands as gc
+from bot.table.reminders import clock_status
 from bot.web import PAGE_NAME, verifier_page
 
 LOG_PAGE = 20
@@ -27,6 +30,17 @@ LOG_PAGE_CHARS = 4000
 
 LOG_ENTRY_CHARS = 300
 """An entry's line in ``/game log`` is cut to this length (the export has it whole)."""
+
+
+CLOCK_SUMMARIES: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "game.deadline": lambda e: f"deadline {Settings.from_json(e['clock']).words()}",
+    "game.pause": lambda e: f"pause until {e['until'][:16].replace('T', ' ')} UTC",
+    "game.resume": lambda e: f"end of the pause of entry {e['pause']}",
+    "game.extend": lambda e: f"extension {e['count']} of {e['of']} ({e['side']})",
+    "game.missed": lambda e: f"{e['player']['name']} ({e['side']}) missed the deadline",
+    "game.claim": lambda e: f"claims a forfeit against {e['player']['name']} ({e['against']})",
+}
+"""A line of the deadlines' entries in /game log and on the board."""
 
 
 def _summary(entry: Mapping[str, Any]) -> str:
@@ -57,6 +71,8 @@ def _summary(entry: Mapping[str, Any]) -> str:
         return f"{inner} (entry {entry['declared']}, beacon round {entry['beacon']['round']})"
     if kind == "game.cancel":
         return f"{who}: cancel entry {entry['entry']} ({entry['reason']})"
+    if kind in CLOCK_SUMMARIES:
+        return f"{who}: {CLOCK_SUMMARIES[kind](entry)}"
     return f"{who}: {command_path(kind)}"
 
 
@@ -117,6 +133,11 @@ async def status(core: Core, place: Place, actor: Actor, command: gc.GameStatus)
     summary = system.summary(state)
     if summary:
         fields = (*fields, ("Table", "\n".join(summary)))
+    if row.table.get("clock"):
+        fields = (*fields, ("Deadline", Settings.from_json(row.table["clock"]).words()))
+        clock = await clock_status(core, Live(row=row, state=state, system=system))
+        if clock:
+            fields = (*fields, ("Clock", "\n".join(clock)))
     key = await signer(core.repo)
     signature = key.sign_head(row.public_id, row.head_seq, row.head_hash)
     fields = (

@@ -321,6 +321,14 @@ OWN_RULES: set[type[BaseModel]] = {
     gc.GameDecline,  # tests/bot/test_decline.py: the other side, the proposer or a referee
     gc.GameSeal,  # tests/bot/test_sealed_notes.py: a player or a referee seals their own note
     gc.GameReveal,  # tests/bot/test_sealed_notes.py: only its sealer, not even a referee
+    # tests/bot/test_deadlines.py: a deadline, a pause or its end is proposed by a player and
+    # confirmed by the other (a referee without a seat decides alone); an extension is the
+    # player's to act, a forfeit claim the other player's
+    gc.GameDeadlineSet,
+    gc.GameDeadlinePause,
+    gc.GameDeadlineResume,
+    gc.GameDeadlineExtend,
+    gc.GameDeadlineClaim,
 }
 """Checked by their own tests below (a new game, seats, voids and confirmations)."""
 

@@ -27,6 +27,12 @@ Files for files, Pin Messages for a pin, Manage Messages for another author's me
 Message History for a fetch is 403 with 50013 Missing Permissions; without Embed Links the message
 is posted and its embeds are dropped, as Discord does. A deleted message is 404 10008 Unknown
 Message. Every change is recorded in :attr:`FakeDiscord.channel_events`.
+
+Direct messages: ``POST /users/@me/channels`` with a member's ``recipient_id`` opens (or
+returns) their DM channel, and the bot posts there as in a channel (:meth:`FakeDiscord.dms`
+lists them). A member whose DMs are closed (:attr:`FakeDiscord.closed_dms`) gets the channel,
+but every message to it is refused as Discord refuses it: 403 with code 50007 "Cannot send
+messages to this user".
 """
 
 from __future__ import annotations
@@ -309,6 +315,10 @@ class FakeDiscord:
         """Files members attached to an option (``ATTACHMENT``), served at their CDN url by id."""
         self.downloads: list[str] = []
         """The id of every attachment the bot downloaded, in order."""
+        self.closed_dms: set[str] = set()
+        """Members whose DMs are closed to the bot: each message to them is 403 code 50007."""
+        self.dm_channels: dict[str, str] = {}
+        """Each member's DM channel id, by member name, once the bot opened it."""
         self._interactions: dict[str, SentInteraction] = {}
         self._gateways: list[_Gateway] = []
         self._guild_sent = asyncio.Event()
@@ -670,6 +680,55 @@ class FakeDiscord:
         self.unknown_routes.append(f"{method} {path}")
         raise DiscordError(404, 0, "404: Not Found")
 
+    # -- direct messages ------------------------------------------------------------------
+
+    def dms(self, user: str) -> list[dict[str, Any]]:
+        """The direct messages the bot sent the member ``user``, oldest first."""
+        channel_id = self.dm_channels.get(user)
+        return [m for m in self.messages.values() if channel_id and m["channel_id"] == channel_id]
+
+    def _dm_channel(self, name: str) -> dict[str, Any]:
+        return {
+            "id": self.dm_channels[name],
+            "type": 1,
+            "last_message_id": None,
+            "flags": 0,
+            "recipients": [self.people[name].user()],
+        }
+
+    async def _open_dm(self, request: web.Request, path: str) -> web.Response:
+        body = await request.json()
+        recipient = str(body.get("recipient_id"))
+        name = next((n for n, person in self.people.items() if person.id == recipient), None)
+        if name is None:
+            raise DiscordError(400, 50033, "Invalid Recipient(s)")
+        self.dm_channels.setdefault(name, p.snowflake())
+        return _json(self._dm_channel(name), route=path)
+
+    async def _dm_route(
+        self, request: web.Request, channel_id: str, rest: list[str], path: str
+    ) -> web.Response:
+        name = next(n for n, c in self.dm_channels.items() if c == channel_id)
+        route = f"/channels/{channel_id}/messages"
+        if rest != ["messages"] or request.method != "POST":
+            self.unknown_routes.append(f"{request.method} {path}")
+            raise DiscordError(404, 0, "404: Not Found")
+        body, files = await _read_body(request)
+        _check_message(body)
+        if name in self.closed_dms:
+            raise DiscordError(403, 50007, "Cannot send messages to this user")
+        if not (body.get("content") or body.get("embeds") or files):
+            raise DiscordError(400, 50006, "Cannot send an empty message")
+        message_id = p.snowflake()
+        stored = {**body, "attachments": self._attachments(message_id, files)}
+        message = p.message(
+            message_id, channel_id, self.bot_user, stored,
+            application_id=self.application_id, guild_id=None, kind=0, webhook=False,
+        )  # fmt: skip
+        self.messages[message_id] = message
+        self._record("create", f"dm:{name}", message, body, files)
+        return _json(message, route=route)
+
     def _own(self, channel_id: str, message_id: str) -> dict[str, Any]:
         message = self.messages.get(message_id)
         if message is None or message["channel_id"] != channel_id:
@@ -906,6 +965,10 @@ class FakeDiscord:
             return await self._webhook(request, parts[2], parts[3:])
         if request.headers.get("Authorization") != f"Bot {self.token}":
             raise DiscordError(401, 0, "401: Unauthorized")
+        if path == "/users/@me/channels" and method == "POST":
+            return await self._open_dm(request, path)
+        if parts[0] == "channels" and len(parts) >= 3 and parts[1] in self.dm_channels.values():
+            return await self._dm_route(request, parts[1], parts[2:], path)
         if parts[0] == "channels" and len(parts) >= 3:
             return await self._channel_route(request, parts[1], parts[2:], path)
         if path == "/users/@me" and method == "GET":

@@ -16,7 +16,7 @@ import pytest
 
 from bot.log.export import export_game
 from bot.log.verify import verify_text
-from bot.storage import Repository
+from bot.storage import open_repository
 from bot.table import commands as gc
 from tests.bot.conftest import ALICE, BOB, HERE
 from tests.bot.test_deadlines import seated
@@ -27,7 +27,7 @@ SYSTEMS = {"toy": SYSTEM}
 
 
 async def play(db: Path) -> str:
-    repo = await Repository.open(db)
+    repo = await open_repository(db)
     try:
         table = await seated(repo, extensions="1", silence="3d")
         table.clock.advance(hours=1)

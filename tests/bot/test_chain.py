@@ -156,10 +156,10 @@ def test_the_standalone_verifier_runs_alone_and_reports_the_first_mismatch(
 
 
 def test_the_standalone_verifier_imports_only_the_standard_library() -> None:
-    """``verify_dice.py`` and its parts (strict reading, seats, signatures) import nothing else."""
+    """``verify_dice.py`` and its parts (strict reading, seats, signatures, the deadlines) import nothing else."""
     import ast
 
-    parts = ("verify_dice", "reading", "seats", "signed")
+    parts = ("verify_dice", "reading", "seats", "signed", "deadlines")
     own = {f"bot.log.{part}" for part in parts}
     for part in parts:
         tree = ast.parse((VERIFY_DICE.parent / f"{part}.py").read_text(encoding="utf-8"))

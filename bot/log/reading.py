@@ -161,13 +161,16 @@ def is_note(v: Any) -> bool:
     )  # fmt: skip
 
 
+_CLOCK_TIME = re.compile(r"\d\d?:\d\d")
+
+
 def is_clock(v: Any) -> bool:
     """A game's deadline settings as logged (``bot/log/deadlines.py``, ``Settings.to_json``)."""
     return (
         type(v) is dict and is_str(v.get("zone")) and is_int(v.get("extensions"))
         and type(v.get("reminders")) is list and all(is_int(p) for p in v["reminders"])
         and all(is_int(v[k]) for k in ("deadline", "silence", "alert") if k in v)
-        and ("at" not in v or is_str(v["at"]) and re.fullmatch(r"\d\d?:\d\d", v["at"]) is not None)
+        and ("at" not in v or (is_str(v["at"]) and _CLOCK_TIME.fullmatch(v["at"]) is not None))
     )  # fmt: skip
 
 

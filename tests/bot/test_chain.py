@@ -156,7 +156,8 @@ def test_the_standalone_verifier_runs_alone_and_reports_the_first_mismatch(
 
 
 def test_the_standalone_verifier_imports_only_the_standard_library() -> None:
-    """``verify_dice.py`` and its parts (strict reading, seats, signatures, the deadlines) import nothing else."""
+    """``verify_dice.py`` and its parts (strict reading, seats, signatures, the deadlines)
+    import nothing else."""
     import ast
 
     parts = ("verify_dice", "reading", "seats", "signed", "deadlines")

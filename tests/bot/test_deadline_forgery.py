@@ -26,10 +26,12 @@ from tests.bot.toysystem import SYSTEM
 SYSTEMS = {"toy": SYSTEM}
 
 
-async def play(db: Path) -> str:
+async def play(db: Path, **deadline: str) -> str:
+    """A pause agreed by both, an extension, a missed deadline and a forfeit claim; the export
+    (``deadline``: more settings, such as a clock time in a zone)."""
     repo = await open_repository(db)
     try:
-        table = await seated(repo, extensions="1", silence="3d")
+        table = await seated(repo, extensions="1", silence="3d", **deadline)
         table.clock.advance(hours=1)
         proposed = await table.act(BOB, gc.GameDeadlinePause(length="1d", reason="a wedding"))
         await table.act(ALICE, gc.GameConfirm(entry=proposed.seq or 0))

@@ -19,6 +19,7 @@ from bot.dice.beacon.local import LocalChain, LocalRelay
 from bot.log import verify_dice
 from bot.log.signed import Anchor, check_hex
 from bot.log.verify import verify_text
+from tests.bot import test_deadline_forgery as deadlines
 from tests.bot import test_sealed_notes as notes
 from tests.bot import test_verify_forgery as forgery
 from tests.bot import test_verify_strict as strict
@@ -39,6 +40,7 @@ class Games:
         self.beacon = asyncio.run(_beacon_game(tmp / "beacon.db", end=True))
         self.beacon_active = asyncio.run(_beacon_game(tmp / "active.db", end=False))
         self.sealed = asyncio.run(_sealed_game(tmp / "sealed.db"))
+        self.deadlines = asyncio.run(deadlines.play(tmp / "deadlines.db"))
 
 
 async def _sealed_game(db: Path) -> str:
@@ -130,6 +132,10 @@ def claims_of_trust(games: Games) -> dict[str, tuple[list[Forgery], bool]]:
             [(reseal(games.sealed, edit), (), ()) for edit in notes.FORGERIES.values()],
             True,
         ),
+        "deadlines:": (
+            [(reseal(games.deadlines, edit), (), ()) for edit in deadlines.FORGERIES.values()],
+            True,
+        ),
         "every ruling:": ([(reseal(asl, outcome), (), ())], False),
         "a beacon game: declarations": (
             [(reseal(games.beacon, resolution(later_round)), (), ())],
@@ -212,7 +218,8 @@ def full_refuses(text: str, keys: Sequence[str], anchors: Sequence[str]) -> bool
 
 
 def test_the_honest_games_pass_both(games: Games) -> None:
-    for text in (games.asl, games.lines, games.beacon, games.beacon_active, games.sealed):
+    honest = (games.asl, games.lines, games.beacon, games.beacon_active, games.sealed)
+    for text in (*honest, games.deadlines):
         assert not standalone_refuses(text, [games.key] if text is games.asl else [], ())
         assert not full_refuses(text, (), ())
 

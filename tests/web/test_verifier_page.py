@@ -437,3 +437,45 @@ def test_a_pools_dice_are_checked_in_the_page_which_leaves_its_total_to_referee_
     forged = resealed(text, more)
     assert python_verdicts(forged)[:2] == (True, False)  # as the note says: referee verify only
     assert browser.verify(write(tmp_path, "forged.jsonl", forged)).ok
+
+
+def test_the_page_checks_the_deadlines_entries_as_the_python_verifiers_do(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """A pause agreed by both, an extension, a missed deadline and a forfeit claim, with a plain
+    deadline and one at a clock time in Paris (tests/bot/test_deadline_forgery.py): the page
+    accepts both honest exports, refuses every forgery there at the same entry, and reads a
+    deadline at a clock time in a zone as Python does (the miss falls 126 h into the wait; a
+    deadline of 62 h, doubled by the extension, then at 20:00 in Kiritimati, UTC+14, comes
+    7 h later: too late; at 23:30 UTC or 20:00 in New York, UTC-4, 30 min or 1 h later: in
+    time)."""
+    from tests.bot import test_deadline_forgery as deadlines
+    from tests.bot.test_verify_forgery import reseal as reseal_entries
+
+    plain = asyncio.run(deadlines.play(tmp_path / "plain.db"))
+    paris = asyncio.run(deadlines.play(tmp_path / "paris.db", at="20:00", zone="Europe/Paris"))
+    at_62h = {"deadline": 62 * 3600, "silence": 2 * 86400}
+    rewrites = {
+        **deadlines.FORGERIES,
+        "at 20:00 in Kiritimati": deadlines.settings(
+            **at_62h, at="20:00", zone="Pacific/Kiritimati"
+        ),
+        "at 23:30 UTC": deadlines.settings(**at_62h, at="23:30", zone="UTC"),
+        "at 20:00 in New York": deadlines.settings(**at_62h, at="20:00", zone="America/New_York"),
+    }
+    for name, text in (("plain", plain), ("paris", paris)):
+        assert python_verdicts(text)[:2] == (True, True), name
+        verdict = browser.verify(write(tmp_path, f"{name}.jsonl", text))
+        assert verdict.ok, (name, verdict)
+    accepted = []
+    for n, (what, edit) in enumerate(rewrites.items()):
+        forged = reseal_entries(plain, edit)
+        standalone, full, message = python_verdicts(forged)
+        assert standalone == full, (what, message)
+        verdict = browser.verify(write(tmp_path, f"rewrite-{n}.jsonl", forged))
+        assert verdict.ok == standalone, (what, verdict, message)
+        if standalone:
+            accepted.append(what)
+        else:
+            assert verdict.problems[0].split(":")[0] == message.split(":")[0], (what, verdict)
+    assert accepted == ["at 23:30 UTC", "at 20:00 in New York"]

@@ -217,8 +217,17 @@ _TITLES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     ),
     "game.claim": lambda e: (
         f"{with_verb(e['by']['name'], 'claims')} a forfeit: {e['player']['name']} "
-        f"({e['against']}) silent since entry {e['since']}; a referee without a seat rules"
-        + (f" ({e['reason']})" if e.get("reason") else "")
+        f"({e['against']}) silent since entry {e['since']}; a referee without a seat rules with "
+        f"/game deadline rule entry:{e['seq']}" + (f" ({e['reason']})" if e.get("reason") else "")
+    ),
+    "game.forfeit": lambda e: (
+        f"The forfeit claim of entry {e['entry']} is "
+        + (
+            f"granted: {e['side']} wins by forfeit"
+            if e["decision"] == "grant"
+            else "refused: the game goes on"
+        )
+        + f" ({e['reason']})"
     ),
     "game.cancel": lambda e: (
         f"Entry {e['entry']} is cancelled before beacon round {e['round']}: {e['reason']}"

@@ -400,7 +400,10 @@ async def claim(core: Core, live: Live, actor: Actor, command: gc.GameDeadlineCl
     if paused_at(pauses, now) is not None:
         raise InvalidInput("The game is paused; a forfeit is claimed only while the clock runs.")
     if ball.wait.claimed:
-        raise InvalidInput("A forfeit is already claimed for this silence; a referee rules on it.")
+        raise InvalidInput(
+            "A forfeit was claimed for this silence already; a referee without a seat rules on it "
+            "once."
+        )
     silence = steps.step("silence:0")
     assert silence is not None
     if not reached(silence, ball.wait, now, pauses):
@@ -421,9 +424,49 @@ async def claim(core: Core, live: Live, actor: Actor, command: gc.GameDeadlineCl
     table["claims"] = [
         *table.get("claims", ()),
         {"entry": row.head_seq + 1, "by": {"id": actor.user_id, "name": actor.name},
-         "against": ball.side},
+         "side": mine[0], "against": ball.side, "player": ball.player.model_dump()},
     ]  # fmt: skip
     return Change(kind="game.claim", data=data, table=table, at=now_text)
+
+
+@write(gc.GameDeadlineRule)
+async def rule(core: Core, live: Live, actor: Actor, command: gc.GameDeadlineRule) -> Change:
+    """/game deadline rule: a referee without a seat grants a forfeit claim (the claimant wins by
+    forfeit, and the game's deadlines stop) or refuses it (the game goes on), with a reason."""
+    row = live.row
+    if not free_hand(row, actor):
+        raise NotAReferee(
+            "Only a referee without a seat (an organiser, the referee role or an administrator) "
+            "rules on a forfeit claim."
+        )
+    claims = row.table.get("claims", ())
+    found = next((c for c in claims if c["entry"] == command.entry and "ruled" not in c), None)
+    if found is None:
+        waiting = [str(c["entry"]) for c in claims if "ruled" not in c]
+        raise InvalidInput(
+            f"Entry {command.entry} is not a forfeit claim waiting for a ruling"
+            + (f"; these are: {', '.join(waiting)}." if waiting else "; none waits.")
+        )
+    reason = command.reason.strip()
+    if not reason:
+        raise InvalidInput("Give the ruling's reason (reason:…): it goes in the log.")
+    now_text, _ = now_of(core)
+    table = copy_table(row.table)
+    table["claims"] = [
+        {**c, "ruled": command.decision} if c["entry"] == command.entry else c for c in claims
+    ]
+    facts = {k: found[k] for k in ("side", "against", "player")}
+    if command.decision == "grant":
+        by = {"id": actor.user_id, "name": actor.name}
+        table["forfeit"] = {**facts, "entry": row.head_seq + 1, "claim": command.entry, "by": by}
+    data = {
+        "entry": command.entry,
+        "decision": command.decision,
+        "reason": reason,
+        **facts,
+        "command": _command(command),
+    }
+    return Change(kind="game.forfeit", data=data, table=table, at=now_text)
 
 
 # --- /notify ----------------------------------------------------------------------------------
@@ -459,4 +502,5 @@ __all__ = [
     "pause",
     "read_settings",
     "resume",
+    "rule",
 ]

@@ -141,6 +141,9 @@ async def _waiting(core: Core, game: GameRow) -> tuple[str, str] | None:
     and when its deadline falls, in words."""
     if not game.table.get("clock"):
         return None
+    forfeit = game.table.get("forfeit")
+    if forfeit:  # granted: the deadlines stopped there
+        return forfeit["against"], f"lost by forfeit (#{forfeit['entry']})"
     system = core.system(game.system)
     live = Live(row=game, state=system.parse_state(game.state_json), system=system)
     found = await ball_of(core, live)

@@ -39,6 +39,11 @@ CLOCK_SUMMARIES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "game.extend": lambda e: f"extension {e['count']} of {e['of']} ({e['side']})",
     "game.missed": lambda e: f"{e['player']['name']} ({e['side']}) missed the deadline",
     "game.claim": lambda e: f"claims a forfeit against {e['player']['name']} ({e['against']})",
+    "game.forfeit": lambda e: (
+        f"grants the forfeit claim of entry {e['entry']}: {e['side']} wins"
+        if e["decision"] == "grant"
+        else f"refuses the forfeit claim of entry {e['entry']}"
+    ),
 }
 """A line of the deadlines' entries in /game log and on the board."""
 

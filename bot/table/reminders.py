@@ -126,7 +126,7 @@ def court(live: Live, wait: Wait) -> Ball | None:
 async def ball_of(core: Core, live: Live) -> tuple[Ball, Plan] | None:
     """The ball and the plan of its wait, in a game with a deadline (None: no clock runs)."""
     settings = settings_of(live.row)
-    if settings is None:
+    if settings is None or live.row.table.get("forfeit"):  # a granted forfeit stops the clock
         return None
     wait = await wait_of(core, live.row)
     if wait is None:
@@ -396,6 +396,13 @@ async def clock_status(core: Core, live: Live) -> list[str]:
     whose court the ball is in, for how long, and the deadline (nothing without a deadline)."""
     if live.row.status != "active":
         return []
+    forfeit = live.row.table.get("forfeit")
+    if forfeit:
+        return [
+            f"{forfeit['side']} wins by forfeit: {forfeit['player']['name']} "
+            f"({forfeit['against']}) was silent; granted by {forfeit['by']['name']} "
+            f"(#{forfeit['entry']})"
+        ]
     found = await ball_of(core, live)
     if found is None:
         return []

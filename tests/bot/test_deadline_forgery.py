@@ -1,8 +1,9 @@
 """The deadlines' entries in an export (a deadline, a pause agreed by both, an extension, a
-missed deadline, a forfeit claim): both verifiers accept the honest export and reject each
-re-hashed forgery — a pause one player took alone, a miss before its deadline or of the wrong
-player or not by the bot, an extension beyond the organiser's limit, a claim before the silence
-or against oneself (``referee verify`` in-process, ``bot/log/verify_dice.py`` as a subprocess)."""
+missed deadline, a forfeit claim and its ruling): both verifiers accept the honest export and
+reject each re-hashed forgery — a pause one player took alone, a miss before its deadline or of
+the wrong player or not by the bot, an extension beyond the organiser's limit, a claim before the
+silence or against oneself, a forfeit granted by a player or on no claim (``referee verify``
+in-process, ``bot/log/verify_dice.py`` as a subprocess)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from bot.log.export import export_game
 from bot.log.verify import verify_text
 from bot.storage import open_repository
 from bot.table import commands as gc
-from tests.bot.conftest import ALICE, BOB, HERE
+from tests.bot.conftest import ADMIN, ALICE, BOB, HERE
 from tests.bot.test_deadlines import seated
 from tests.bot.test_verify_forgery import of_kind, reseal, standalone
 from tests.bot.toysystem import SYSTEM
@@ -39,7 +40,9 @@ async def play(db: Path, **deadline: str) -> str:
         await table.act(BOB, gc.GameDeadlineExtend())
         table.clock.advance(days=5)
         await table.fire()
-        await table.act(ALICE, gc.GameDeadlineClaim(reason="silent"))
+        claimed = await table.act(ALICE, gc.GameDeadlineClaim(reason="silent"))
+        granted = gc.GameDeadlineRule(entry=claimed.seq or 0, decision="grant", reason="silent")
+        await table.act(ADMIN, granted)
         row = await repo.latest_game(HERE.guild_id, HERE.channel_id)
         assert row is not None
         return await export_game(repo, row)
@@ -56,7 +59,8 @@ def test_the_honest_export_with_the_deadlines_entries_verifies_with_both(
     exported: str, tmp_path: Path
 ) -> None:
     kinds = [e.split('"kind":"')[1].split('"')[0] for e in exported.split("\n")[1:] if e]
-    for kind in ("game.deadline", "game.pause", "game.extend", "game.missed", "game.claim"):
+    for kind in ("game.deadline", "game.pause", "game.extend", "game.missed", "game.claim",
+                 "game.forfeit"):  # fmt: skip
         assert kind in kinds
     report = verify_text(exported, SYSTEMS)
     assert report.ok, report.message
@@ -89,6 +93,14 @@ def missed_by_a_player(entries: list[dict[str, Any]]) -> None:
     of_kind(entries, "game.missed")["by"] = {"id": ALICE.user_id, "name": "alice"}
 
 
+def forfeit_granted_by_a_player(entries: list[dict[str, Any]]) -> None:
+    of_kind(entries, "game.forfeit")["by"] = {"id": ALICE.user_id, "name": "alice"}
+
+
+def ruling_on_no_claim(entries: list[dict[str, Any]]) -> None:
+    of_kind(entries, "game.forfeit")["entry"] -= 1
+
+
 def claim_for_the_other_side(entries: list[dict[str, Any]]) -> None:
     claim = of_kind(entries, "game.claim")
     claim["side"], claim["against"] = "Allied", "Axis"
@@ -103,6 +115,8 @@ FORGERIES: dict[str, Callable[[list[dict[str, Any]]], None]] = {
     "an extension beyond the organiser's limit": settings(extensions=0),
     "a forfeit claim before the silence allowing it": settings(silence=30 * 86400),
     "a forfeit claim against the claimant's own side": claim_for_the_other_side,
+    "a forfeit granted by a player": forfeit_granted_by_a_player,
+    "a ruling on an entry that is no forfeit claim": ruling_on_no_claim,
 }
 
 

@@ -323,12 +323,13 @@ OWN_RULES: set[type[BaseModel]] = {
     gc.GameReveal,  # tests/bot/test_sealed_notes.py: only its sealer, not even a referee
     # tests/bot/test_deadlines.py: a deadline, a pause or its end is proposed by a player and
     # confirmed by the other (a referee without a seat decides alone); an extension is the
-    # player's to act, a forfeit claim the other player's
+    # player's to act, a forfeit claim the other player's, its ruling a referee's without a seat
     gc.GameDeadlineSet,
     gc.GameDeadlinePause,
     gc.GameDeadlineResume,
     gc.GameDeadlineExtend,
     gc.GameDeadlineClaim,
+    gc.GameDeadlineRule,
 }
 """Checked by their own tests below (a new game, seats, voids and confirmations)."""
 

@@ -1,12 +1,14 @@
 """Deadlines on the real bot against the fake Discord, with a clock the test moves
 (``tests/e2e/clockbot.py``): a silent player gets exactly the reminders due, in the channel
 (mentioned) and by direct message, across a restart of the bot and with two bot processes on one
-PostgreSQL database (none lost, none doubled); a player whose DMs are closed is told once.
+PostgreSQL database (none lost, none doubled); a player whose DMs are closed is told once; a
+forfeit claim is ruled by a referee without a seat.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
@@ -185,3 +187,35 @@ async def test_two_bot_processes_on_one_postgresql_database_remind_once(
     assert len(dm_titles(discord, "bob")) == 2 + 6
     await stop(second)
     await stop(first)
+
+
+async def test_a_forfeit_claim_is_ruled_by_a_referee_without_a_seat(
+    fake_discord: FakeDiscord, bots: BotLauncher, tmp_path: Path
+) -> None:
+    """bob is silent past the organiser's three days: alice is told and claims; alice, a player,
+    cannot rule on her own claim (one sentence, only to her); ref, who holds no seat, grants it,
+    and the game's status says who won by forfeit."""
+    discord, clock = fake_discord, Clock(tmp_path / "now")
+    bot = await start(bots, clock)
+    await game_with_deadline(discord, "table-1", duration="48h", silence="3d")
+    clock.advance(days=3)
+    await until(
+        lambda: any("may claim a forfeit" in str(m) for m in discord.channel_messages("table-1")),
+        "the notice that alice may claim a forfeit",
+    )
+    claim = await answer(
+        discord, ["game", "deadline", "claim"], {"reason": "three days"}, channel="table-1"
+    )
+    found = re.search(r"/game deadline rule entry:(\d+)", claim.embeds[0]["title"])
+    assert found is not None and "alice claims a forfeit" in claim.embeds[0]["title"], claim.data
+    rule = {"entry": int(found[1]), "decision": "grant", "reason": "three days without a word"}
+    refused = await answer(discord, ["game", "deadline", "rule"], rule, channel="table-1")
+    assert refused.ephemeral and "Only a referee without a seat" in str(refused.data)
+    granted = await answer(
+        discord, ["game", "deadline", "rule"], rule, user="ref", channel="table-1"
+    )
+    assert not granted.ephemeral, granted.data
+    assert "is granted: Axis wins by forfeit" in granted.embeds[0]["title"], granted.data
+    status = await answer(discord, ["game", "status"], {}, user="bob", channel="table-1")
+    assert "Axis wins by forfeit: bob (Allied) was silent" in str(status.embeds[0]["fields"])
+    await stop(bot)

@@ -78,10 +78,11 @@ def test_each_seat_waits_from_the_other_sides_last_action_to_its_players_next(
     game = rows[1][3]
     assert rows == [
         ["tournament", "round", "scenario", "game", "side", "player", "responses",
-         "median_seconds", "longest_seconds", "total_waiting_seconds"],
-        ["CASLO", "1", "FT91", game, "Axis", "ann", "2", "7801", "14402", "15603"],
-        ["CASLO", "1", "FT91", game, "Allied", "ben", "2", "53401", "86401", "106802"],
-        ["CASLO", "1", "FT91", game, "Allied", "cal", "0", "", "", "0"],
+         "median_seconds", "longest_seconds", "total_waiting_seconds", "missed_deadlines",
+         "extensions"],
+        ["CASLO", "1", "FT91", game, "Axis", "ann", "2", "7801", "14402", "15603", "0", "0"],
+        ["CASLO", "1", "FT91", game, "Allied", "ben", "2", "53401", "86401", "106802", "0", "0"],
+        ["CASLO", "1", "FT91", game, "Allied", "cal", "0", "", "", "0", "0", "0"],
     ]  # fmt: skip
 
 

@@ -320,6 +320,8 @@ def preview_times(samples: int) -> list[tuple[str, float, float]]:
         ]
     )  # fmt: skip
     rally = gun.model_copy(update={"phase": "rph"})
+    close_combat = gun.model_copy(update={"phase": "ccph"})  # C13.7: an ATMM in CC
+    moving = gun.model_copy(update={"phase": "mph"})  # A24.1: SMOKE grenades in its own MPh
     measured: dict[str, tuple[Any, Any, Any]] = {
         "asl fire (HMG+LMG+A+B+9-1, FB 4)": (
             ASL,
@@ -334,8 +336,8 @@ def preview_times(samples: int) -> list[tuple[str, float, float]]:
         "asl tohit (PaK 40 APCR, FB 4)": (ASL, gun, ToHit(gun="PaK 40", special_ammo="APCR")),
         "asl repair (MMG, FB 4)": (ASL, rally, Repair(weapon="MMG")),
         "asl check pf": (ASL, gun, Check(kind="pf", unit="Squad", year=1944)),
-        "asl check atmm": (ASL, gun, Check(kind="atmm", unit="Squad", year=1944)),
-        "asl check smoke": (ASL, gun, Check(kind="smoke", unit="Squad", year=1944)),
+        "asl check atmm": (ASL, close_combat, Check(kind="atmm", unit="Squad")),
+        "asl check smoke": (ASL, moving, Check(kind="smoke", unit="Squad")),
         "asl check starshell": (ASL, gun, Check(kind="starshell", unit="Squad", usage=3)),
         **{k: v for k, v in cases().items() if "no dice" not in k},
     }

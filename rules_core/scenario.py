@@ -94,7 +94,7 @@ def scenario_commands(system: ScenarioSystem) -> tuple[type[BaseModel], ...]:
 
     >>> from rules_core.system import get_system
     >>> [command_words(m) for m in scenario_commands(get_system("asl"))]
-    ['level', 'unit add', 'weapon add']
+    ['level', 'san', 'unit add', 'weapon add']
     """
     return tuple(m for m in system.action_types if is_scenario_command(m))
 

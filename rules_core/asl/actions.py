@@ -8,9 +8,10 @@ See the docstring of :mod:`rules_core.system` for the convention.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic.config import JsonDict
 
 from rules_core.asl.state import FireMarker, MgType, Phase, UnitKind, WeaponKind, WeaponStatus
@@ -31,6 +32,37 @@ class SetLevel(BaseModel):
     setup: ClassVar[bool] = True
     side: str = Field(description="The Axis side", json_schema_extra=_SIDE)
     level: int = Field(ge=0, le=5, description="Ammunition Shortage level 0-5 (FB16.1)")
+
+
+MAX_MF = 99
+"""The most MF/MP a unit spends in one Location, as far as the options go."""
+
+
+def mf_in_range(mf: Fraction | None) -> Fraction | None:
+    """MF/MP as a player types them, ``1``, ``1.5``, ``3/2`` (A9.2: "FRD"), from 0 to 99.
+
+    >>> mf_in_range(Fraction(3, 2))
+    Fraction(3, 2)
+    """
+    if mf is not None and not 0 <= mf <= MAX_MF:
+        raise ValueError(f"MF/MP spent in a Location are 0 to {MAX_MF}")
+    return mf
+
+
+class SetSan(BaseModel):
+    """Set a side's Sniper Activation Number, SAN (A14.1; below 2: no Sniper)."""
+
+    model_config = ConfigDict(frozen=True)
+    action: Literal["asl.san"] = "asl.san"
+    scenario: ClassVar[bool] = True
+    setup: ClassVar[bool] = True
+    side: str = Field(description="The side whose Sniper it is", json_schema_extra=_SIDE)
+    san: int = Field(ge=0, le=7, description="Its SAN from the scenario, 0-7 (A14.1)")
+    correction: bool = Field(
+        default=False,
+        description="Referee: raise a SAN in play (a SAN is never increased, A14.1)",
+        json_schema_extra=_REFEREE,
+    )
 
 
 class AddUnit(BaseModel):
@@ -137,7 +169,9 @@ class Fire(BaseModel):
         default=(), description="Units firing their Inherent FP", json_schema_extra=_UNIT
     )
     leader: str | None = Field(
-        default=None, description="Leader directing the fire", json_schema_extra=_UNIT
+        default=None,
+        description="Leader directing the fire: the bot adds his leadership DRM (A7.53)",
+        json_schema_extra=_UNIT,
     )
     helper: str | None = Field(
         default=None,
@@ -167,19 +201,35 @@ class Fire(BaseModel):
         default=False, description="A Fire Lane Residual attack of this MG (A9.22)"
     )
     targets: tuple[str, ...] = Field(
-        default=(), description="Units attacked in the MPh (for the A9.2 shot limit)"
+        default=(),
+        description="Units attacked: MPh MG fire (A9.2 shot limit), beyond 16 hexes (A9.4)",
     )
     location: str | None = Field(default=None, description="Target Location in the MPh, e.g. H6")
-    mf: int | None = Field(
-        default=None, ge=0, le=99, description="MF/MP the targets spent in that Location"
+    mf: Fraction | None = Field(
+        default=None, description="MF/MP the targets spent in that Location, 0-99 (1.5 too)"
     )
+    _mf = field_validator("mf")(mf_in_range)
     range: int | None = Field(
         default=None, ge=0, le=99, description="Range in hexes (beyond 16 a leader directs, A9.4)"
+    )
+    overstacked: bool = Field(
+        default=False, description="Beyond 16 hexes: the targets' Location is overstacked (A9.4)"
+    )
+    same_level: bool | None = Field(
+        default=None, description="Fire Lane: the target is at the MG's own level (A9.22)"
+    )
+    mg_terrain: Literal["woods", "rubble", "building", "other"] | None = Field(
+        default=None, description="The firing MMG/HMG's hex: woods, rubble, building, other (A9.21)"
+    )
+    inside_ca: bool | None = Field(
+        default=None, description="Target inside the Covered Arc of the MG's prior shot (A9.21)"
     )
     lowering: tuple[str, ...] = Field(
         default=(), description="Other A.11 B# lowering per weapon, e.g. LMG:1 (captured use)"
     )
-    drm: int = Field(default=0, ge=-9, le=9, description="Total IFT DRM (for the Final DR)")
+    drm: int = Field(
+        default=0, ge=-9, le=9, description="Other IFT DRM: TEM, Hindrance, FFMO/FFNAM, CX… (A7)"
+    )
 
 
 class ToHit(BaseModel):
@@ -189,6 +239,11 @@ class ToHit(BaseModel):
     action: Literal["asl.tohit"] = "asl.tohit"
     rolls_dice: ClassVar[bool] = True
     gun: str = Field(description="The Gun (or MG firing as ordnance)", json_schema_extra=_WEAPON)
+    helper: str | None = Field(
+        default=None,
+        description="Second SMC firing the SMC-held MG with its possessor (A9.12)",
+        json_schema_extra=_UNIT,
+    )
     phase: Phase | None = Field(
         default=None, description="Another phase than the game's (referee correction only)"
     )
@@ -198,15 +253,21 @@ class ToHit(BaseModel):
         json_schema_extra=_REFEREE,
     )
     targets: tuple[str, ...] = Field(
-        default=(), description="Units attacked in the MPh (for the A9.2 shot limit)"
+        default=(), description="Units a MG attacks in the MPh (for the A9.2 shot limit)"
     )
     location: str | None = Field(default=None, description="Target Location in the MPh, e.g. H6")
-    mf: int | None = Field(
-        default=None, ge=0, le=99, description="MF/MP the targets spent in that Location"
+    mf: Fraction | None = Field(
+        default=None, description="MF/MP the targets spent in that Location, 0-99 (1.5 too)"
     )
+    _mf = field_validator("mf")(mf_in_range)
     range: int | None = Field(default=None, ge=0, le=99, description="Range in hexes")
+    to_kill: bool = Field(
+        default=False, description="A MG's AFV To Kill attack: within Normal Range, full FP (A9.61)"
+    )
     intensive: bool = Field(default=False, description="Intensive Fire (C5.6)")
-    ovr_prevention: bool = Field(default=False, description="Fire as OVR Prevention (FB16.52)")
+    ovr_prevention: bool = Field(
+        default=False, description="OVR Prevention: fire at an AFV overrunning in the MPh (FB16.52)"
+    )
     special_ammo: str | None = Field(default=None, description="Special Ammunition type, e.g. APCR")
     lowering: int = Field(default=0, ge=0, le=6, description="Other A.11 B# lowering (captured…)")
     drm: int = Field(default=0, ge=-9, le=9, description="Total To Hit DRM (for the Final DR)")
@@ -233,9 +294,11 @@ class Check(BaseModel):
     kind: Literal["pf", "atmm", "smoke", "starshell"] = Field(description="What is checked")
     unit: str = Field(description="The unit checking", json_schema_extra=_UNIT)
     cx: bool | None = Field(default=None, description="CX (default: the unit's marker)")
-    year: int | None = Field(default=None, ge=1939, le=1945, description="Scenario year")
-    target: Literal["afv", "unarmored_vehicle", "other"] = Field(
-        default="afv", description="PF/ATMM target: AFV, unarmored vehicle, or other"
+    year: int | None = Field(
+        default=None, ge=1939, le=1945, description="Scenario year (PF: −1 in 1945, PFk in 1943)"
+    )
+    target: Literal["afv", "unarmored_vehicle", "other"] | None = Field(
+        default=None, description="PF/ATMM target: AFV (default), unarmored vehicle, or other"
     )
     pfk: bool = Field(default=False, description="PFk (Aug-Sep 1943 only, C13.31)")
     usage: int | None = Field(
@@ -313,6 +376,7 @@ class SetUnit(BaseModel):
 
 AslAction = (
     SetLevel
+    | SetSan
     | AddUnit
     | AddWeapon
     | ListWeapons
@@ -330,6 +394,7 @@ AslAction = (
 AslActionField = Annotated[AslAction, Field(discriminator="action")]
 ACTION_TYPES: tuple[type[BaseModel], ...] = (
     SetLevel,
+    SetSan,
     AddUnit,
     AddWeapon,
     ListWeapons,
@@ -361,6 +426,7 @@ __all__ = [
     "Repair",
     "SetLevel",
     "SetPhase",
+    "SetSan",
     "SetUnit",
     "ToHit",
 ]

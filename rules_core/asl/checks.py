@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from rules_core.asl.actions import Check
 from rules_core.asl.fb16 import availability_drm, personnel_immune, unit_level
-from rules_core.asl.state import AslState, Unit
+from rules_core.asl.lanes import standing_lanes
+from rules_core.asl.state import FIRE_PHASES, PHASE_NAMES, AslState, Unit
+from rules_core.asl.turn import check_side_fires
 from rules_core.dice import Dice
 from rules_core.errors import IllegalAction, InvalidInput
 from rules_core.outcome import Modifier, Outcome, Step, total_modifier
@@ -47,7 +49,7 @@ def check_modifiers(state: AslState, unit: Unit, action: Check) -> tuple[Modifie
     if cx:
         mods.append(Modifier(label="CX", value=1, rule=base))
     if action.kind == "pf":
-        if action.target != "afv":
+        if action.target not in (None, "afv"):
             mods.append(Modifier(label="non-AFV target", value=1, rule=base))
         if action.year == 1945:
             mods.append(Modifier(label="1945", value=-1, rule=base))
@@ -72,13 +74,100 @@ def check_modifiers(state: AslState, unit: Unit, action: Check) -> tuple[Modifie
     return tuple(mods)
 
 
+CHECK_OPTIONS: dict[str, tuple[str, ...]] = {
+    "year": ("pf",),
+    "pfk": ("pf",),
+    "target": ("pf", "atmm"),
+    "usage": ("starshell",),
+}
+"""The options only some check kinds read: the year (C13.31: −1 in 1945, PFk in 1943), PFk,
+the target (C13.31, C13.7), the usage number (E1.92)."""
+
+
+def _check_options(action: Check, base: str) -> None:
+    """An option the kind of check does not read is refused, never dropped."""
+    given = {
+        "year": action.year is not None,
+        "pfk": action.pfk,
+        "target": action.target is not None,
+        "usage": action.usage is not None,
+    }
+    for option, kinds in CHECK_OPTIONS.items():
+        if given[option] and action.kind not in kinds:
+            raise IllegalAction(
+                f"{option} is read only by a {' or '.join(k.upper() for k in kinds)} check, "
+                f"not by a {CHECK_RULES[action.kind][2]} check.",
+                rule=base,
+            )
+    if action.pfk and action.year is not None and action.year != PFK_YEAR:
+        raise IllegalAction(f"A PFk is used only in Aug-Sep {PFK_YEAR}.", rule="C13.31")
+
+
+PFK_YEAR = 1943
+"""C13.31: the PFk exists in Aug-Sep 1943 only."""
+
+
+def check_phase(state: AslState, unit: Unit, action: Check) -> str:
+    """The phase a check belongs to (A3): a PF or Starshell/IR is fired like any weapon, in a
+    fire phase by the side that fires in it; Infantry SMOKE grenades are placed in their own MPh
+    (A24.1); an ATMM is used in Close Combat (C13.7; the FB16 EX's advance into CC): in the CCPh,
+    or as the DEFENDER's CC Reaction Fire at an AFV in the MPh. Returns a note for the last.
+
+    >>> from rules_core.asl.examples import fb16_fire_group
+    >>> st = fb16_fire_group()
+    >>> check_phase(st, st.unit("A"), Check(kind="pf", unit="A"))
+    ''
+    >>> try:
+    ...     check_phase(st, st.unit("A"), Check(kind="atmm", unit="A"))
+    ... except IllegalAction as refusal:
+    ...     print(refusal.rule)
+    C13.7
+    """
+    base, _, name = CHECK_RULES[action.kind]
+    phase = state.phase
+    if phase is None:
+        raise IllegalAction(
+            f"No Player Turn has begun; a {name} check is made in its phase (start one with "
+            "/asl phase).",
+            rule="A3",
+        )
+    phasing = state.phase_side is not None and state.phase_side.lower() == unit.side.lower()
+    if action.kind == "atmm":
+        if phase == "ccph":
+            return ""
+        if phase == "mph" and not phasing:
+            return "CC Reaction Fire by the DEFENDER at an AFV in the Movement Phase"
+        raise IllegalAction(
+            "An ATMM is used in Close Combat: in the Close Combat Phase, or in the DEFENDER's "
+            f"CC Reaction Fire in the Movement Phase; not in the {PHASE_NAMES[phase]}.",
+            rule=base,
+        )
+    if action.kind == "smoke":
+        if phase != "mph" or not phasing:
+            raise IllegalAction(
+                "Infantry SMOKE grenades are placed by a moving unit in its own Movement Phase.",
+                rule=base,
+            )
+        return ""
+    if phase not in FIRE_PHASES:
+        raise IllegalAction(
+            f"A {name} is fired in a fire phase (PFPh, MPh, DFPh, AFPh), not in the "
+            f"{PHASE_NAMES[phase]}.",
+            rule=base,
+        )
+    check_side_fires(state, phase, unit.side)
+    return ""
+
+
 def _validate(state: AslState, action: Check) -> tuple[Unit, int]:
     unit = state.unit(action.unit)
     if unit is None:
         raise InvalidInput(f"There is no unit called {action.unit!r} in this game.")
     base, _, name = CHECK_RULES[action.kind]
+    _check_options(action, base)
     if unit.broken:
         raise IllegalAction(f"A broken unit may not make a {name} check.", rule=base)
+    check_phase(state, unit, action)
     if action.kind in HUNGARIAN_DRM and unit.nationality.lower() == "hungarian" and not unit.elite:
         raise IllegalAction(
             f"Only Elite Hungarian units may make a {name} check.",
@@ -103,11 +192,12 @@ def resolve_check(state: AslState, action: Check, dice: Dice) -> Outcome[AslStat
     Final dr ≤ the needed number, with the FB16.61-16.66 drm; a PF/ATMM Original 6 pins.
 
     >>> from rules_core.asl.system import SYSTEM
-    >>> from rules_core.asl.actions import AddUnit
+    >>> from rules_core.asl.actions import AddUnit, SetPhase
     >>> from rules_core.dice import ScriptedDice
     >>> st = SYSTEM.new_state(["Axis", "Allied"], {})
-    >>> add = AddUnit(name="C", side="Axis", kind="squad")
-    >>> st = SYSTEM.resolve(st, add, ScriptedDice([])).state
+    >>> for a in (AddUnit(name="C", side="Axis", kind="squad"),
+    ...           SetPhase(phase="pfph", side="Axis")):
+    ...     st = SYSTEM.resolve(st, a, ScriptedDice([])).state
     >>> out = resolve_check(st, Check(kind="pf", unit="C"), ScriptedDice([6]))
     >>> out.facts
     (('PF (C)', 'none'), ('Pin (C)', 'pinned'))
@@ -142,7 +232,25 @@ def resolve_check(state: AslState, action: Check, dice: Dice) -> Outcome[AslStat
         if pinned:
             steps.append(Step(rule=base, text=f"Original dr 6 — {unit.name} is pinned"))
             new = state.with_units({unit.name: unit.model_copy(update={"pinned": True})})
+            new, ended = standing_lanes(new)  # A9.223: its pinned Infantry end the lane
+            for mg in ended:
+                steps.append(
+                    Step(
+                        rule="A9.223",
+                        text=f"{unit.name} is pinned — the Fire Lane of {mg} is removed",
+                    )
+                )
+                facts.append((f"Fire Lane ({mg})", "removed (its Infantry pinned)"))
     return Outcome[AslState](state=new, steps=tuple(steps), rolls=(roll,), facts=tuple(facts))
 
 
-__all__ = ["CHECK_RULES", "HUNGARIAN_DRM", "LATW_SUCCESS", "check_modifiers", "resolve_check"]
+__all__ = [
+    "CHECK_OPTIONS",
+    "CHECK_RULES",
+    "HUNGARIAN_DRM",
+    "LATW_SUCCESS",
+    "PFK_YEAR",
+    "check_modifiers",
+    "check_phase",
+    "resolve_check",
+]

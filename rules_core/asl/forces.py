@@ -1,10 +1,10 @@
 """The ASL forces of a game written back as set-up commands (levels, units, weapons).
 
-Each Axis side's Ammunition Shortage level (FB16.1), every unit with its counter, replacement
-chain and status (A1, A19.13), every weapon with its printed numbers, possessor and markers
-(A9.7), in the game's order (the stack order Random Selection reads, A.9). What only play makes
-— this phase's fire markers and shots of units, Fire Lanes, depleted Special Ammo, the phase — is
-not part of a set-up.
+Each Axis side's Ammunition Shortage level (FB16.1), each side's SAN (A14.1), every unit with
+its counter, replacement chain and status (A1, A19.13), every weapon with its printed numbers,
+possessor and markers (A9.7), in the game's order (the stack order Random Selection reads, A.9).
+What only play makes — this phase's fire markers and shots of units, Fire Lanes, depleted Special
+Ammo, the phase — is not part of a set-up.
 
 >>> from rules_core.asl.examples import fb16_fire_group
 >>> from rules_core.scenario import command_line
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from rules_core.asl.actions import AddUnit, AddWeapon, SetLevel
+from rules_core.asl.actions import AddUnit, AddWeapon, SetLevel, SetSan
 from rules_core.asl.state import AslState, Unit, Weapon
 
 
@@ -26,6 +26,7 @@ def forces(state: AslState) -> list[BaseModel]:
     out: list[BaseModel] = [
         SetLevel(side=side.name, level=side.level) for side in state.sides if side.level
     ]
+    out += [SetSan(side=side.name, san=side.san) for side in state.sides if side.san]
     out += [_unit(state, unit) for unit in state.units]
     out += [_weapon(weapon) for weapon in state.weapons]
     return out

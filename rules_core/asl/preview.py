@@ -120,6 +120,9 @@ class FirePreview:
     """FB16.5: the chance of an Original DR 12 leaving no Residual FP at all."""
     cowering: Fraction = Fraction(0)
     """A7.9: the chance the firers Cower (doubles with no leader directing)."""
+    sniper: Fraction = Fraction(0)
+    """A14.1: the chance the Original DR activates the enemy Sniper (it equals their SAN)."""
+    sniper_side: str | None = None
 
 
 def _rof_fact(plan: FirePlan, index: int, colored: int) -> str | None:
@@ -328,6 +331,8 @@ def fire_preview(state: AslState, action: Fire) -> FirePreview:
         other=other,
         no_residual_at_all=Fraction(1, 36) if plan.fb_small_arms else Fraction(0),
         cowering=Fraction(1, 6) if plan.can_cower else Fraction(0),
+        sniper=Fraction(WAYS[plan.san], 36) if plan.san else Fraction(0),
+        sniper_side=plan.san_side,
     )
 
 
@@ -387,7 +392,14 @@ def _top_results(
                 p = wp * mp
                 for c, rof in rofs:
                     cowers = plan.can_cower and 2 * c == t
-                    key: tuple[object, ...] = (marks, rof, msel, t == 12 and fb12, cowers)
+                    key: tuple[object, ...] = (
+                        marks,
+                        rof,
+                        msel,
+                        t == 12 and fb12,
+                        cowers,
+                        t == plan.san,
+                    )
                     if key in mass:
                         mass[key] += p
                     else:
@@ -455,6 +467,12 @@ def preview_fields(preview: FirePreview) -> tuple[tuple[str, str], ...]:
                 f"\nthe firers Cower (doubles, no leader directing): "
                 f"{format_probability(preview.cowering)}"
                 if preview.cowering
+                else ""
+            )
+            + (
+                f"\nthe {preview.sniper_side} Sniper is activated (DR = their SAN): "
+                f"{format_probability(preview.sniper)}"
+                if preview.sniper
                 else ""
             ),
         ),

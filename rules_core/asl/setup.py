@@ -12,11 +12,22 @@ from rules_core.asl.actions import (
     RemoveWeapon,
     SetLevel,
     SetPhase,
+    SetSan,
     SetUnit,
 )
 from rules_core.asl.fb16 import unit_level, weapon_level
-from rules_core.asl.state import MARKER_NAMES, AslState, Phase, Unit, Weapon
+from rules_core.asl.lanes import standing_lanes
+from rules_core.asl.state import (
+    FB_IMMUNE_KINDS,
+    MARKER_NAMES,
+    SW_KINDS,
+    AslState,
+    Phase,
+    Unit,
+    Weapon,
+)
 from rules_core.asl.turn import enter_phase, following, phase_label
+from rules_core.asl.weapons import dismantlable
 from rules_core.errors import IllegalAction, InvalidInput
 from rules_core.outcome import Outcome, Step
 
@@ -72,6 +83,33 @@ def set_level(state: AslState, action: SetLevel) -> Outcome[AslState]:
     return Outcome[AslState](state=new, steps=tuple(steps))
 
 
+def set_san(state: AslState, action: SetSan) -> Outcome[AslState]:
+    """A14.1: set a side's Sniper Activation Number; in play it is never increased (only a
+    referee's correction raises it).
+
+    >>> from rules_core.asl.examples import build_state
+    >>> set_san(build_state([]), SetSan(side="Allied", san=3)).explanation()
+    ['A14.1: Allied: SAN 3']
+    """
+    name = _side(state, action.side)
+    side = state.side(name)
+    assert side is not None
+    if state.phase is not None and action.san > side.san and not action.correction:
+        raise IllegalAction(
+            f"A SAN is never increased in play ({name}'s is {side.san}); a referee may correct "
+            "it with correction:true.",
+            rule="A14.1",
+        )
+    sides = tuple(s.model_copy(update={"san": action.san}) if s is side else s for s in state.sides)
+    text = f"{name}: SAN {action.san}"
+    if action.san < 2:
+        text += " — no Sniper (a SAN below 2)"
+    steps = [Step(rule="A14.1", text=text)]
+    if action.correction:
+        steps.append(Step(rule="A14.1", text="a referee's correction in play"))
+    return Outcome[AslState](state=state.model_copy(update={"sides": sides}), steps=tuple(steps))
+
+
 def add_unit(state: AslState, action: AddUnit) -> Outcome[AslState]:
     """Add or update a unit; its replacement chain is unit data (A19.13).
 
@@ -85,6 +123,7 @@ def add_unit(state: AslState, action: AddUnit) -> Outcome[AslState]:
     _name_free(state, action.name, update=action.update, kind="unit")
     side = state.side(side_name)
     assert side is not None
+    _unit_options(action)
     existing = state.unit(action.name)
     kept: dict[str, object] = {}
     if existing is not None:  # its use this phase / Player Turn stays (A8, A9.11, A9.12, A9.72)
@@ -117,22 +156,35 @@ def add_unit(state: AslState, action: AddUnit) -> Outcome[AslState]:
         new = state.model_copy(
             update={"units": tuple(unit if u is existing else u for u in state.units)}
         )
-        if unit.broken or unit.pinned:  # A9.22: the Fire Lane ends when its manning unit is
-            lanes = tuple(
-                lane
-                for lane in new.fire_lanes
-                if (w := new.weapon(lane.weapon)) is None or w.possessor != unit.name
-            )
-            new = new.model_copy(update={"fire_lanes": lanes})
     else:
         new = state.model_copy(update={"units": (*state.units, unit)})
     chain = f", replaced by {' → '.join(unit.replaced_by)}" if unit.replaced_by else ""
     described = " ".join(part for part in (unit.nationality, unit.kind, unit.quality) if part)
     text = f"{unit.name}: {described}{chain}"
     steps = [Step(rule="A19.13" if chain else "A1", text=text)]
+    new, ended = standing_lanes(new)  # A9.223: its manning Infantry broken or pinned
+    steps += [_lane_ends(mg) for mg in ended]
     if _lacks_replacement(new, unit):
         steps.append(_replacement_warning(unit))
     return Outcome[AslState](state=new, steps=tuple(steps))
+
+
+def _unit_options(action: AddUnit) -> None:
+    """Options that cannot apply to this unit are refused, never dropped (A19.13, A24.1)."""
+    if action.replaced_by and action.kind in ("leader", "hero"):
+        raise IllegalAction(
+            "A replacement chain is a MMC's: Unit Replacement replaces squads, half-squads and "
+            "crews, not a leader or hero.",
+            rule="A19.13",
+        )
+    if action.smoke and action.kind not in ("squad", "half_squad"):
+        raise IllegalAction("Only a squad or half-squad has a SMOKE exponent.", rule="A24.1")
+    if action.broken and action.berserk:
+        raise InvalidInput("A unit is not broken and berserk at once: give one of them.")
+
+
+def _lane_ends(mg: str) -> Step:
+    return Step(rule="A9.223", text=f"the Fire Lane of {mg} ends")
 
 
 UNIT_USE: tuple[str, ...] = (
@@ -209,6 +261,7 @@ def add_weapon(state: AslState, action: AddWeapon) -> Outcome[AslState]:
     if action.low_ammo and action.kind != "gun":
         raise InvalidInput("Only Guns carry an FB16.42 Low Ammo marker.")
     existing = state.weapon(action.name)
+    _weapon_options(state, action, side_name, captured, existing)
     in_play = _in_play_weapon(state, existing, action)
     if action.b is not None and action.x is not None and action.x < action.b:
         raise InvalidInput("A printed X# below the printed B# is not a counter.")
@@ -237,7 +290,101 @@ def add_weapon(state: AslState, action: AddWeapon) -> Outcome[AslState]:
     else:
         weapons = (*state.weapons, weapon)
     new = state.model_copy(update={"weapons": weapons})
-    return Outcome[AslState](state=new, steps=(Step(rule="A9.7", text=describe(new, weapon)),))
+    steps = [Step(rule="A9.7", text=describe(new, weapon))]
+    new, ended = standing_lanes(new)  # A9.223: a MG corrected to malfunctioned
+    steps += [_lane_ends(mg) for mg in ended]
+    return Outcome[AslState](state=new, steps=tuple(steps))
+
+
+MG_KINDS = ("sw_mg", "veh_mg")
+"""The kinds a MG's size, Normal Range and Multiple-ROF markers belong to (A9.1, A9.8)."""
+
+
+def _weapon_options(
+    state: AslState,
+    action: AddWeapon,
+    side: str,
+    captured: str | None,
+    existing: Weapon | None,
+) -> None:
+    """Options that cannot apply to this kind of weapon are refused, never dropped (A9.1, A9.4,
+    A9.8, C2.2, C5.6, C8.9, D1.3)."""
+    wrong = [
+        (action.removal is not None and action.kind != "gun", "removal", "a Gun's", "C2.2"),
+        (
+            action.main_armament and action.kind != "veh_mg",
+            "main-armament",
+            "a vehicle MG's",
+            "A9.3",
+        ),
+        (action.mg is not None and action.kind not in MG_KINDS, "mg", "a MG's size", "A9.8"),
+        (
+            action.normal_range is not None and action.kind not in MG_KINDS,
+            "normal-range",
+            "a MG's",
+            "A9.1",
+        ),
+        (action.cmg and action.kind not in ("veh_mg", "gun"), "cmg", "a vehicle's CMG/IFE", "A9.4"),
+        (
+            bool(action.special_ammo) and action.kind not in ("gun", "sw_other", "psk"),
+            "special-ammo",
+            "a Gun's or SW's that fires Special Ammunition",
+            "C8.9",
+        ),
+        (
+            action.marker == "intensive" and action.kind != "gun",
+            "marker:intensive",
+            "a Gun's",
+            "C5.6",
+        ),
+        (
+            action.rof is not None and action.kind in FB_IMMUNE_KINDS,
+            "rof",
+            "a MG's, Gun's or mortar's Multiple ROF",
+            "A9.2",
+        ),
+        (
+            action.status == "disabled" and action.kind in SW_KINDS,
+            "status:disabled",
+            "a Gun's or vehicle weapon's (a SW is eliminated)",
+            "D3.7",
+        ),
+        (
+            action.status == "eliminated" and action.kind in ("gun", "veh_mg"),
+            "status:eliminated",
+            "a SW's (a Gun or vehicle weapon is Disabled)",
+            "D3.7",
+        ),
+        (
+            action.correction and existing is None,
+            "correction",
+            "a referee's change to a weapon in play (update:true)",
+            "A9.7",
+        ),
+    ]
+    for bad, option, whose, rule in wrong:
+        if bad:
+            raise IllegalAction(
+                f"{option} is {whose}; {action.name.strip()} is a {action.kind}.", rule=rule
+            )
+    if action.dm:
+        _check_dm(state, action, side, captured)
+
+
+def _check_dm(state: AslState, action: AddWeapon, side: str, captured: str | None) -> None:
+    """A9.8: only a light or 76-82mm mortar (a SW or Gun here: the bot does not tell mortars
+    apart), a non-Russian HMG/MMG or the Russian .50 cal is dismantled."""
+    if action.kind in ("gun", "sw_other"):
+        return
+    probe = Weapon(
+        name=action.name, side=side, kind=action.kind, mg=action.mg, captured_from=captured
+    )
+    if not dismantlable(state, probe):
+        raise IllegalAction(
+            f"{action.name.strip()} cannot be dismantled: only a mortar, a non-Russian HMG/MMG "
+            "(give mg:hmg or mg:mmg) or the Russian .50 cal (mg:50cal) is.",
+            rule="A9.8",
+        )
 
 
 IN_PLAY: dict[str, str] = {
@@ -308,6 +455,12 @@ def describe(state: AslState, weapon: Weapon) -> str:
         parts.append(MARKER_NAMES[weapon.fire_marker])
     if weapon.low_ammo:
         parts.append("Low Ammo")
+    if weapon.dm:
+        parts.append("dismantled")
+    if weapon.prep_fired:
+        parts.append("fired this PFPh (keeps Multiple ROF; no fire in the AFPh)")
+    if weapon.ca_fixed:
+        parts.append("Covered Arc fixed this phase")
     if weapon.depleted:
         parts.append("depleted " + ", ".join(weapon.depleted))
     if weapon.possessor:
@@ -430,6 +583,11 @@ def set_unit(state: AslState, action: SetUnit) -> Outcome[AslState]:
     unit = state.unit(action.name)
     if unit is None:
         raise InvalidInput(f"There is no unit called {action.name!r} in this game.")
+    if action.quality is not None and action.quality.strip() and action.status == "eliminated":
+        raise IllegalAction(
+            "quality names the counter that replaces a unit; an eliminated unit has none.",
+            rule="A19.13",
+        )
     why = f" ({action.reason.strip()})" if action.reason.strip() else ""
     steps = [Step(rule="A10", text=f"{unit.name} is {STATUS_WORDS[action.status]}{why}")]
     manned = {w.name for w in state.weapons if w.possessor == unit.name}
@@ -480,5 +638,6 @@ __all__ = [
     "remove_weapon",
     "set_level",
     "set_phase",
+    "set_san",
     "set_unit",
 ]

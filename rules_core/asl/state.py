@@ -78,6 +78,8 @@ class Side(BaseModel):
     nationality: str
     axis: bool
     level: int = Field(default=0, ge=0, le=5)
+    san: int = Field(default=0, ge=0, le=7)
+    """A14.1: its Sniper Activation Number (below 2: no Sniper)."""
 
 
 class Unit(BaseModel):
@@ -181,6 +183,11 @@ class Weapon(BaseModel):
     """A9.2: it may not fire again this phase (no or lost Multiple ROF, Sustained Fire, use)."""
     lane_laid: bool = False
     """A9.22: it laid a Fire Lane this MPh (no further fire until the DFPh except vs TPBF)."""
+    prep_fired: bool = False
+    """A3: it fired in this PFPh keeping Multiple ROF (no marker, A9.2): no fire in the AFPh."""
+    ca_fixed: bool = False
+    """A9.21: a SW MMG/HMG in woods/rubble/building fired this phase: further shots only inside
+    the Covered Arc of that shot."""
     repair_tried: bool = False
     """A9.72: a Repair dr was made for it this Player Turn."""
 

@@ -31,6 +31,7 @@ from rules_core.asl.actions import (
     Repair,
     SetLevel,
     SetPhase,
+    SetSan,
     SetUnit,
     ToHit,
 )
@@ -47,6 +48,7 @@ from rules_core.asl.setup import (
     remove_weapon,
     set_level,
     set_phase,
+    set_san,
     set_unit,
 )
 from rules_core.asl.state import PHASE_NAMES, AslConfig, AslState, Side
@@ -80,9 +82,11 @@ class AslSystem(GameSystem[AslState, AslAction]):
 
     name = "asl"
     title = "Advanced Squad Leader"
-    rules_version: ClassVar[int] = 2
-    """2: a unit holding weapons keeps its side on ``/asl unit add update:true`` (1 let it change,
-    leaving its weapons held across sides)."""
+    rules_version: ClassVar[int] = 3
+    """3: Fire Lanes, SMC and any SW, MG To Kill, phase gates of checks, markers, options that
+    cannot apply, Spraying Fire and long range, fractional MF, stated terrain, the directing
+    leader's DRM in the Final DR, SANs (2: a unit holding weapons keeps its side on ``/asl unit
+    add update:true``; 1 let it change, leaving its weapons held across sides)."""
     state_type = AslState
     action_types = ACTION_TYPES
     action_adapter: TypeAdapter[AslAction] = TypeAdapter(AslActionField)
@@ -164,6 +168,8 @@ class AslSystem(GameSystem[AslState, AslAction]):
         """
         if isinstance(action, SetLevel):
             return set_level(state, action)
+        if isinstance(action, SetSan):
+            return set_san(state, action)
         if isinstance(action, AddUnit):
             return add_unit(state, action)
         if isinstance(action, AddWeapon):
@@ -266,9 +272,12 @@ class AslSystem(GameSystem[AslState, AslAction]):
         Phase: Prep Fire Phase of Axis (Player Turn 1)
         """
         lines = [
-            f"{s.name}: Ammunition Shortage level {s.level}"
-            if s.level
-            else f"{s.name}: no Ammunition Shortage"
+            (
+                f"{s.name}: Ammunition Shortage level {s.level}"
+                if s.level
+                else f"{s.name}: no Ammunition Shortage"
+            )
+            + (f"; SAN {s.san}" if s.san else "")
             for s in state.sides
         ]
         if state.phase is not None:

@@ -18,17 +18,20 @@ from rules_core.asl.fire import (
     fate_word,
     mg_usage,
     record_usage,
-    shots_taken,
     weapon_fate,
     weapon_text,
 )
-from rules_core.asl.state import MARKER_NAMES, PHASE_NAMES, AslState, FireMarker, Weapon
+from rules_core.asl.fire.legality import check_shot_limit
+from rules_core.asl.fire.plan import MIN_SAN, enemy_side
+from rules_core.asl.lanes import standing_lanes
+from rules_core.asl.state import MARKER_NAMES, PHASE_NAMES, AslState, FireMarker, Unit, Weapon
 from rules_core.asl.turn import (
     check_not_spent,
     check_possessor_fires,
     check_side_fires,
     fire_phase,
     marker_text,
+    need_range,
 )
 from rules_core.dice import Dice
 from rules_core.errors import IllegalAction, InvalidInput
@@ -69,10 +72,38 @@ def _validate(
         raise IllegalAction(f"{gun.name} is {gun.status} and cannot fire.", rule="A9.7")
     phase = fire_phase(state, action.phase, action.correction, "fire")
     check_side_fires(state, phase, gun.side)
-    check_possessor_fires(state, gun)
-    usage = Usage()
+    owner = check_possessor_fires(state, gun)
+    if gun.lane_laid and phase == "mph":
+        raise IllegalAction(
+            f"{gun.name} laid a Fire Lane this MPh and may not fire again until the DFPh.",
+            rule="A9.22",
+        )
+    if gun.prep_fired and phase == "afph":
+        raise IllegalAction(
+            f"{gun.name} fired in the Prep Fire Phase and may not fire in the Advancing Fire "
+            "Phase.",
+            rule="A3",
+        )
+    if action.ovr_prevention and phase != "mph":
+        raise IllegalAction(
+            "OVR Prevention is fire at an AFV overrunning in its Movement Phase: not in the "
+            f"{PHASE_NAMES[phase]}.",
+            rule="FB16.52",
+        )
+    if (action.targets or action.location is not None or action.mf is not None) and not (
+        gun.is_mg and phase == "mph"
+    ):
+        raise IllegalAction(
+            "targets, location and mf count a MG's shots at a moving unit in the MPh; this "
+            "shot is not one.",
+            rule="A9.2",
+        )
+    helper = _check_helper(state, gun, action)
+    if action.to_kill:
+        _check_to_kill(gun, owner, helper, action)
     if gun.is_mg:
-        usage = _validate_mg_as_ordnance(state, gun, phase, action)
+        _validate_mg_as_ordnance(state, gun, phase, action)
+    usage = mg_usage(state, [gun], [], phase=phase, range_=action.range, helper=helper, leader=None)
     level = weapon_level(state, gun)
     if action.intensive:
         if gun.kind != "gun":
@@ -127,7 +158,61 @@ def _validate(
     return gun, phase, level, ammo, usage
 
 
-def _validate_mg_as_ordnance(state: AslState, mg: Weapon, phase: str, action: ToHit) -> Usage:
+def _check_helper(state: AslState, gun: Weapon, action: ToHit) -> Unit | None:
+    """The second SMC firing an SMC's MG with him (A9.12, A.7)."""
+    if action.helper is None:
+        return None
+    helper = state.unit(action.helper)
+    if helper is None:
+        raise InvalidInput(f"There is no unit called {action.helper!r} in this game.")
+    owner = state.unit(gun.possessor or "")
+    if not helper.is_smc or helper.side != gun.side or helper is owner:
+        raise IllegalAction(
+            f"{helper.name} is not a second friendly SMC free to fire the MG.", rule="A9.12"
+        )
+    if not helper.good_order:
+        raise IllegalAction(f"{helper.name} is broken and cannot fire.", rule="A.7")
+    return helper
+
+
+def _check_to_kill(gun: Weapon, owner: Unit | None, helper: Unit | None, action: ToHit) -> None:
+    """A9.61: a MG's AFV To Kill attack, made alone (one MG, as this command fires), within its
+    Normal Range and without any halved FP the bot knows of: a lone leader's Area Fire (A9.12),
+    a pinned firer."""
+    if not gun.is_mg:
+        raise IllegalAction(
+            f"to-kill is a MG's AFV To Kill attack; {gun.name} is not a MG (a Gun's hit is "
+            "followed by its To Kill DR anyway).",
+            rule="A9.61",
+        )
+    need_range(action.range, "a MG To Kill attack (within Normal Range)")
+    assert action.range is not None
+    if gun.normal_range is None:
+        raise InvalidInput(
+            f"A MG To Kill attack is made within Normal Range (A9.61): record {gun.name}'s "
+            "(/asl weapon add … normal-range: update:true)."
+        )
+    if action.range > gun.normal_range:
+        raise IllegalAction(
+            f"A MG To Kill attack is made within Normal Range: {gun.name}'s is "
+            f"{gun.normal_range} hexes, the AFV is at {action.range}.",
+            rule="A9.61",
+        )
+    if owner is not None and owner.kind == "leader" and helper is None:
+        raise IllegalAction(
+            f"{owner.name} fires {gun.name} alone as Area Fire (A9.12): a MG To Kill attack "
+            "is made without any halved FP.",
+            rule="A9.61",
+        )
+    if owner is not None and owner.pinned:
+        raise IllegalAction(
+            f"{owner.name} is pinned and fires at half FP: a MG To Kill attack is made without "
+            "any halved FP.",
+            rule="A9.61",
+        )
+
+
+def _validate_mg_as_ordnance(state: AslState, mg: Weapon, phase: str, action: ToHit) -> None:
     """A MG firing as ordnance (A9.6) keeps every limit of A9.2/A9.11, and never uses
     Sustained Fire (A9.3): a MG marked First Fire has no other shot in the MPh or DFPh."""
     if action.intensive:
@@ -145,18 +230,7 @@ def _validate_mg_as_ordnance(state: AslState, mg: Weapon, phase: str, action: To
             rule="A9.3" if mg.fire_marker == "final" else "A9.2",
         )
     if phase == "mph":
-        if not action.targets or action.location is None or action.mf is None:
-            raise InvalidInput("MPh fire by a MG needs targets, location and mf (A9.2 shot limit).")
-        limit = max(1, action.mf)
-        for target in action.targets:
-            taken = shots_taken(state, mg.name, target, action.location)
-            if taken >= limit:
-                raise IllegalAction(
-                    f"{mg.name} has already attacked {target} in {action.location} {taken} "
-                    f"time(s) and it spent {action.mf} MF there.",
-                    rule="A9.2",
-                )
-    return mg_usage(state, [mg], [], phase=phase, range_=action.range, helper=None, leader=None)
+        check_shot_limit(state, [mg], action.targets, action.location, action.mf)
 
 
 def _rof_marker(
@@ -187,7 +261,29 @@ def _rof_marker(
     kept = not action.intensive and gun.rof is not None and colored <= gun.rof
     if not kept:
         update["spent"] = True  # A9.2: no Multiple ROF left this phase
+    elif phase == "pfph":
+        update["prep_fired"] = True  # A3: no marker while it keeps ROF, but none in the AFPh
     return update
+
+
+def _stated_steps(gun: Weapon, action: ToHit) -> list[Step]:
+    """What the player stated and the bot checked: OVR Prevention (FB16.52), a MG's AFV To Kill
+    attack (A9.61)."""
+    steps = []
+    if action.ovr_prevention:
+        steps.append(
+            Step(rule="FB16.52", text=f"{gun.name} fires as OVR Prevention at an overrunning AFV")
+        )
+    if action.to_kill:
+        steps.append(
+            Step(
+                rule="A9.61",
+                text=f"AFV To Kill attack by {gun.name} alone at range {action.range} (Normal "
+                f"Range {gun.normal_range}), FP not halved: on a hit the AFV Kill Table decides "
+                "(< Final Kill Number eliminates, = Stuns)",
+            )
+        )
+    return steps
 
 
 def resolve_tohit(state: AslState, action: ToHit, dice: Dice) -> Outcome[AslState]:
@@ -232,6 +328,7 @@ def resolve_tohit(state: AslState, action: ToHit, dice: Dice) -> Outcome[AslStat
     ]
     if action.intensive:
         steps.append(Step(rule="C5.6", text="Intensive Fire — B# lowered by 2 (A.11)"))
+    steps += _stated_steps(gun, action)
     result = WeaponResult(
         name=gun.name,
         fate=fate,
@@ -273,7 +370,21 @@ def resolve_tohit(state: AslState, action: ToHit, dice: Dice) -> Outcome[AslStat
         facts.append((kind, effect))
         if effect != "fired":
             update["depleted"] = (*gun.depleted, kind)
+    san_side = enemy_side(state, gun.side)
+    enemy = state.side(san_side) if san_side is not None else None
+    if enemy is not None and enemy.san >= MIN_SAN and dr == enemy.san:
+        steps.append(
+            Step(
+                rule="A14.1",
+                text=f"Original DR {dr} = the {enemy.name} SAN {enemy.san} — the {enemy.name} "
+                "Sniper is activated (its attack follows this DR's effects)",
+            )
+        )
+        facts.append((f"Sniper ({enemy.name})", "activated"))
     new = state.with_weapons({gun.name: gun.model_copy(update=update)}) if update else state
+    new, ended = standing_lanes(new)
+    if ended:
+        steps.append(Step(rule="A9.223", text=f"the Fire Lane of {', '.join(ended)} is removed"))
     new = record_usage(new, usage, phase)
     if gun.is_mg and phase == "mph" and action.location is not None:
         shots = list(new.shots)

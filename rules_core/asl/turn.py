@@ -81,8 +81,9 @@ def enter_phase(
 ) -> tuple[AslState, list[Step]]:
     """The state on entering ``phase``: this phase's use is forgotten, expiring markers go (A3).
 
-    Leaving the MPh ends Fire Lanes and MPh shot counts (A9.2, A9.223); a new Player Turn also
-    forgets A9.11 forfeits and A9.72 repair attempts and removes Pin counters (A7.8).
+    Leaving the MPh ends Fire Lanes and MPh shot counts (A9.2, A9.223); a fixed Covered Arc ends
+    with its phase (A9.21, until the DFPh's end if its MG's operator is pinned); a new Player
+    Turn also forgets A9.11 forfeits and A9.72 repair attempts and removes Pin counters (A7.8).
 
     >>> from rules_core.asl.examples import fb16_fire_group
     >>> st, steps = enter_phase(fb16_fire_group(), "mph", "Axis", new_turn=False)
@@ -98,6 +99,10 @@ def enter_phase(
         update: dict[str, object] = {"spent": False, "lane_laid": False}
         if w.fire_marker in expiring:
             update["fire_marker"] = "none"
+        if "prep" in expiring:
+            update["prep_fired"] = False
+        if w.ca_fixed and not _keeps_fixed_ca(state, w, phase):
+            update["ca_fixed"] = False
         if new_turn:
             update["repair_tried"] = False
         weapons.append(w.model_copy(update=update))
@@ -135,6 +140,13 @@ def enter_phase(
     if new_turn:
         update_state["turn"] = state.turn + 1
     return state.model_copy(update=update_state), steps
+
+
+def _keeps_fixed_ca(state: AslState, weapon: Weapon, phase: Phase) -> bool:
+    """A9.21 EXC: a MMG/HMG with a fixed CA whose operator was pinned in the PFPh/MPh keeps
+    that CA until the end of the DFPh; any other fixed CA ends with the phase."""
+    operator = possessor(state, weapon)
+    return operator is not None and operator.pinned and phase in ("mph", "dfph")
 
 
 def fire_phase(state: AslState, requested: Phase | None, correction: bool, what: str) -> Phase:

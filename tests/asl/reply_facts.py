@@ -20,9 +20,15 @@ FATES = {
     "disabled": ("disabled",),
     "repaired": ("ok",),
 }
+DM = {"dismantled": True, "assembled": False}
+"""A9.8: a weapon dismantled or assembled, and its ``dm`` after it."""
+AMMO = ("fired", "fired, then depleted", "not fired, depleted")
+"""C8.9: a Special Ammunition fact; depleted unless simply fired."""
+CHECKS = ("PF (", "ATMM (", "SMOKE (", "Starshell (")
+"""An availability check's result: whether it is had now, not a lasting state."""
 """A weapon's fate as a fact, and the status it leaves."""
 
-NO_STATE = ("Residual FP", "Cowering", "Attack", "settings")
+NO_STATE = ("Residual FP", "Cowering", "Attack", "settings", "Sniper (", *CHECKS)
 """Facts about the attack itself: no state holds them."""
 
 
@@ -41,7 +47,10 @@ def _inner(subject: str) -> str:
 def _weapon_fact(before: AslState, after: AslState, name: str, value: str) -> str | None:
     weapon, old = _weapon(after, name), _weapon(before, name)
     fate, _, low = value.partition(", ")
-    if fate == "no change":
+    if value in DM:
+        ok = weapon is not None and weapon.dm == DM[value]
+        return None if ok else f"{name}: {value!r}, but the state says {weapon!r}"
+    if fate in ("no change", "no effect"):
         ok = weapon is not None and old is not None and weapon.status == old.status
     elif fate in FATES:
         ok = weapon is not None and weapon.status in FATES[fate]
@@ -57,11 +66,33 @@ def _rof(after: AslState, name: str, value: str) -> str | None:
     if weapon is None or after.phase is None:
         return None  # no phase tracked: no Fire marker is kept (A9.2)
     marked = weapon.fire_marker != "none"
-    if value == "kept" and marked:
+    if value == "kept" and (marked or weapon.spent):
         return f"ROF ({name}) kept, but it is marked with a {weapon.fire_marker} Fire marker (A9.2)"
-    if value == "lost" and not marked and weapon.status == "ok":
+    if value == "lost" and not (marked or weapon.spent) and weapon.status == "ok":
         return f"ROF ({name}) lost, but it carries no Fire marker (A9.2)"
     return None
+
+
+def _lane(before: AslState, action: Any, after: AslState, subject: str, value: str) -> str | None:
+    """A Fire Lane fact (A9.22, A9.223): laid, stays, or none/removed/canceled."""
+    # "Fire Lane": a Residual attack's lane, or the lanes of a Cowered attack
+    names = list(getattr(action, "weapons", ())) if subject == "Fire Lane" else [_inner(subject)]
+    standing = {lane.weapon for lane in after.fire_lanes}
+    wanted = value in ("laid", "stays")
+    wrong = [name for name in names if (name in standing) != wanted]
+    return f"{subject}: {value!r}, but the lanes are {sorted(standing)}" if wrong else None
+
+
+def _replacement(after: AslState, subject: str, value: str) -> str | None:
+    """FB16.2 Unit Replacement: no effect, replaced, broken, or a berserk unit unaffected."""
+    unit = _unit(after, _inner(subject))
+    if value in ("no effect", "unaffected (Berserk)"):
+        return None
+    if value == "broken":
+        ok = unit is not None and unit.broken
+    else:
+        ok = unit is not None and unit.quality == value.removeprefix("replaced by ")
+    return None if ok else f"{subject}: {value!r}, but the state says {unit!r}"
 
 
 def _side_fact(after: AslState, side: str, value: str) -> str | None:
@@ -89,23 +120,22 @@ def problems(before: AslState, action: Any, outcome: Outcome[AslState]) -> Itera
         elif subject.startswith("ROF ("):
             problem = _rof(after, _inner(subject), value)
         elif subject.startswith("Unit Replacement ("):
-            unit = _unit(after, _inner(subject))
-            if value == "no effect":
-                problem = None
-            else:
-                quality = value.removeprefix("replaced by ")
-                ok = unit is not None and unit.quality == quality
-                problem = None if ok else f"{subject}: {value!r}, but the state says {unit!r}"
+            problem = _replacement(after, subject, value)
         elif subject.startswith("Pin ("):
             unit = _unit(after, _inner(subject))
             ok = unit is not None and unit.pinned == (value == "pinned")
             problem = None if ok else f"{subject}: {value!r}, but the state says {unit!r}"
-        elif subject == "Fire Lane":
-            problem = (
-                None
-                if value == "stays" or not after.fire_lanes
-                else (f"Fire Lane {value!r}, but {after.fire_lanes!r} stands")
-            )
+        elif subject.startswith("Fire Lane"):
+            problem = _lane(before, action, after, subject, value)
+        elif subject.startswith("Covered Arc ("):
+            weapon = _weapon(after, _inner(subject))
+            ok = weapon is not None and weapon.ca_fixed == (value == "fixed")
+            problem = None if ok else f"{subject}: {value!r}, but the state says {weapon!r}"
+        elif value in AMMO:
+            weapon = _weapon(after, getattr(action, "gun", ""))
+            depleted = weapon is not None and subject in weapon.depleted
+            ok = depleted == (value != "fired")
+            problem = None if ok else f"{subject}: {value!r}, but the state says {weapon!r}"
         elif subject in {s.name for s in before.sides}:
             problem = _side_fact(after, subject, value)
         elif _weapon(before, subject) is not None or _weapon(after, subject) is not None:

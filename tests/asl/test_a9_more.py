@@ -21,6 +21,7 @@ from rules_core.errors import IllegalAction, InvalidInput
 from tests.asl.helpers import build, refused, run
 
 MPH = {"targets": ("T",), "location": "K4", "mf": 1}
+LANE = {**MPH, "fire_lane": True, "range": 3, "same_level": True}
 
 
 def defence(level: int = 0) -> AslState:
@@ -41,7 +42,7 @@ def defence(level: int = 0) -> AslState:
 
 
 def test_each_mg_of_a_fire_group_lays_its_own_fire_lane() -> None:
-    out = run(defence(), Fire(weapons=("HMG", "MMG"), units=("A",), fire_lane=True, **MPH),
+    out = run(defence(), Fire(weapons=("HMG", "MMG"), units=("A",), **LANE),
               [5, 1])  # fmt: skip
     assert out.state.fire_lanes == (
         FireLane(weapon="HMG", location="K4"),
@@ -51,12 +52,12 @@ def test_each_mg_of_a_fire_group_lays_its_own_fire_lane() -> None:
 
 
 def test_no_fire_lane_if_the_manning_infantry_cowered() -> None:
-    out = run(defence(), Fire(weapons=("HMG",), fire_lane=True, **MPH), [3, 3])
+    out = run(defence(), Fire(weapons=("HMG",), **LANE), [3, 3])
     assert out.facts[-2:] == (("Cowering", "yes"), ("Fire Lane", "none (the Infantry Cowered)"))
     assert out.rules_cited()[-2:] == ["A7.9", "A9.22"]
     assert out.state.fire_lanes == ()
     assert out.state.weapon("HMG").fire_marker == "first"  # type: ignore[union-attr]
-    directed = run(defence(), Fire(weapons=("HMG",), fire_lane=True, leader="L", **MPH), [3, 3])
+    directed = run(defence(), Fire(weapons=("HMG",), leader="L", **LANE), [3, 3])
     assert directed.state.fire_lanes == (FireLane(weapon="HMG", location="K4"),)
 
 
@@ -67,7 +68,7 @@ def test_a_lone_leaders_mg_and_a_fire_lane_residual_never_cower() -> None:
         SetPhase(phase="pfph", side="Axis"),
     )
     assert "Cowering" not in dict(run(state, Fire(weapons=("LMG",)), [2, 2]).facts)
-    laid = run(defence(), Fire(weapons=("HMG",), fire_lane=True, leader="L", **MPH), [1, 2])
+    laid = run(defence(), Fire(weapons=("HMG",), leader="L", **LANE), [1, 2])
     residual = run(laid.state, Fire(weapons=("HMG",), lane_residual=True), [4, 4])
     assert "Cowering" not in dict(residual.facts)
 

@@ -358,8 +358,17 @@ AVAIL = {  # level: (SMOKE, depletion, PF, ATMM, Starshell)
 }
 
 
+CHECK_PHASE = {"pf": "pfph", "atmm": "ccph", "smoke": "mph", "starshell": "pfph"}
+"""A3 with C13.31, C13.7, A24.1, E1.92: the phase (Axis Player Turn) each check belongs to."""
+
+
+def in_phase(state: AslState, check: Check) -> AslState:
+    """The state in the Axis Player Turn's phase the check belongs to."""
+    return state.model_copy(update={"phase": CHECK_PHASE[check.kind], "phase_side": "Axis"})
+
+
 def fb_drm(state: AslState, check: Check) -> int:
-    out = run(state, check, [1])
+    out = run(in_phase(state, check), check, [1])
     return sum(m.value for m in out.steps[0].modifiers if m.rule and m.rule.startswith("FB16"))
 
 
@@ -413,19 +422,19 @@ def test_audit_3_6_base_checks_at_level_0(
     spec: dict[str, object], check: dict[str, object], needs: int
 ) -> None:
     state = build(AddUnit.model_validate({"name": "U", "side": "Axis", **spec}))
-    results = [
-        run(state, Check.model_validate({"unit": "U", **check}), [dr]).facts[0][1]
-        for dr in range(1, 7)
-    ]
+    action = Check.model_validate({"unit": "U", **check})
+    results = [run(in_phase(state, action), action, [dr]).facts[0][1] for dr in range(1, 7)]
     assert [r != "none" for r in results] == [dr <= needs for dr in range(1, 7)]
 
 
 def test_audit_3_6_original_6_pins_even_when_the_final_dr_would_succeed() -> None:
-    state = build(AddUnit(name="U", side="Axis", kind="squad"))
+    state = build(AddUnit(name="U", side="Axis", kind="squad"), SetPhase(phase="pfph", side="Axis"))
     out = run(state, Check(kind="pf", unit="U", year=1945, drm=-3), [6])  # Final 2
     assert out.facts == (("PF (U)", "obtained"), ("Pin (U)", "pinned"))
     assert out.state.unit("U").pinned  # type: ignore[union-attr]
-    smoke = build(AddUnit(name="U", side="Axis", kind="squad", smoke=6))
+    smoke = build(
+        AddUnit(name="U", side="Axis", kind="squad", smoke=6), SetPhase(phase="mph", side="Axis")
+    )
     out = run(smoke, Check(kind="smoke", unit="U"), [6])  # no pin for SMOKE
     assert out.facts == (("SMOKE (U)", "placed"),)
 
@@ -446,11 +455,12 @@ def test_audit_rof_lost_marker_by_phase(phase: str, phasing: str, marker: str) -
     )
     kept = run(state, Fire.model_validate({"weapons": ("W",), **extra}), [2, 1])
     assert kept.fact("ROF (W)") == "kept"
-    # A3: kept ROF lets it fire again in this phase; in the PFPh it is still marked Prep Fire
-    # (no fire in the AFPh), in the other phases it carries no marker yet
+    # A3: kept ROF lets it fire again in this phase, with no marker (A9.2: marked once it loses
+    # its ROF); in the PFPh it has Prep Fired all the same (no fire in the AFPh)
     kept_weapon = kept.state.weapon("W")
     assert kept_weapon is not None
-    assert kept_weapon.fire_marker == ("prep" if phase == "pfph" else "none")
+    assert kept_weapon.fire_marker == "none"
+    assert kept_weapon.prep_fired == (phase == "pfph")
     assert not kept_weapon.spent
     lost = run(state, Fire.model_validate({"weapons": ("W",), **extra}), [3, 1])
     assert lost.fact("ROF (W)") == "lost"
@@ -538,7 +548,8 @@ def test_audit_intensive_fire_bans_by_level() -> None:
             refused(state, ToHit(gun="W", intensive=True), IllegalAction, "FB16.52")
         else:
             run(state, ToHit(gun="W", intensive=True), [1, 1])
-        run(state, ToHit(gun="W", intensive=True, ovr_prevention=True), [1, 1])
+        ovr = state.model_copy(update={"phase": "mph"})  # C5.64: at an AFV overrunning in its MPh
+        run(ovr, ToHit(gun="W", intensive=True, ovr_prevention=True), [1, 1])
 
 
 def test_audit_fire_lane_only_in_defensive_first_fire_and_never_with_fpf() -> None:
@@ -701,11 +712,16 @@ def test_audit_odds_pak40_level4() -> None:
 
 
 def test_audit_odds_checks_and_repair() -> None:
-    state = build(SetLevel(side="Axis", level=4), AddUnit(name="C", side="Axis", kind="squad"))
+    state = build(
+        SetLevel(side="Axis", level=4),
+        AddUnit(name="C", side="Axis", kind="squad"),
+        SetPhase(phase="pfph", side="Axis"),
+    )
     pf = SYSTEM.odds(state, Check(kind="pf", unit="C", year=1945))
     assert marginal(pf, "PF (C)") == {"obtained": Fraction(1, 2), "none": Fraction(1, 2)}
     assert marginal(pf, "Pin (C)")["pinned"] == Fraction(1, 6)
-    atmm = SYSTEM.odds(state, Check(kind="atmm", unit="C"))  # +1 at level 4: dr 1-2
+    cc = state.model_copy(update={"phase": "ccph"})  # C13.7: in Close Combat
+    atmm = SYSTEM.odds(cc, Check(kind="atmm", unit="C"))  # +1 at level 4: dr 1-2
     assert marginal(atmm, "ATMM (C)")["obtained"] == Fraction(1, 3)
     rep = weapon_state(5, status="malfunctioned", repair=2, phase="rph")
     assert marginal(SYSTEM.odds(rep, Repair(weapon="W")), "W") == {
@@ -779,7 +795,8 @@ def test_audit_E18_fpf_level4_full_outcome() -> None:
     fine = run(mph, fpf, [4, 5])
     assert fine.facts == (("W", "fine"), ("ROF (W)", "lost"))
     assert fine.explanation() == [
-        "A7: IFT DR 9 (4,5); Final DR 9 for the IFT",
+        "A7: IFT DR 9 (4,5); Final DR 9 for the IFT: no drm given; TEM, Hindrance, FFMO/FFNAM, "
+        "CX… count only in drm",
         "A9.7: Original DR 9 < B10 — W fine",
         "A9.3: FPF (Sustained Fire) — W marked Final Fire, no ROF",
     ]
@@ -806,7 +823,8 @@ def test_audit_E1_b11_level2_full_outcome() -> None:
     out = run(state, Fire(weapons=("W",)), [6, 4])
     assert out.facts == (("W", "malfunctioned"), ("Residual FP (W)", "none"))
     assert out.explanation() == [
-        "A7: IFT DR 10 (6,4); Final DR 10 for the IFT",
+        "A7: IFT DR 10 (6,4); Final DR 10 for the IFT: no drm given; TEM, Hindrance, FFMO/FFNAM, "
+        "CX… count only in drm",
         "FB16.32: Original DR 10 = B11−1 at level 2 — W malfunctioned",
         "FB16.5: no Residual FP from W",
     ]

@@ -110,7 +110,15 @@ def test_a_malfunctioned_or_marked_weapon_cannot_fire() -> None:
 
 def test_fire_lane_is_laid_and_a_residual_breakdown_removes_it() -> None:
     state = base(phase="mph", phasing="Allied")
-    lay = Fire(weapons=("MG2",), fire_lane=True, targets=("T",), location="K4", mf=1)
+    lay = Fire(
+        weapons=("MG2",),
+        fire_lane=True,
+        targets=("T",),
+        location="K4",
+        mf=1,
+        range=2,
+        same_level=True,
+    )
     out = run(state, lay, [5, 1])
     assert out.state.fire_lanes == (FireLane(weapon="MG2", location="K4"),)
     assert out.state.weapon("MG2").fire_marker == "first"  # type: ignore[union-attr]
@@ -133,7 +141,15 @@ def test_fire_lane_is_laid_and_a_residual_breakdown_removes_it() -> None:
     squad = state.unit("S").model_copy(update={"pinned": True})  # type: ignore[union-attr]
     refused(state.with_units({"S": squad}), lay, IllegalAction, "A9.22")  # unpinned Infantry
     # a leader is Infantry too: his LMG may lay a Fire Lane (A9.22)
-    by_leader = Fire(weapons=("LMG",), fire_lane=True, targets=("T",), location="K4", mf=1)
+    by_leader = Fire(
+        weapons=("LMG",),
+        fire_lane=True,
+        targets=("T",),
+        location="K4",
+        mf=1,
+        range=2,
+        same_level=True,
+    )
     assert run(state, by_leader, [5, 1]).state.fire_lanes == (
         FireLane(weapon="LMG", location="K4"),
     )
@@ -195,12 +211,14 @@ def test_hungarian_non_elite_pf_refused_smoke_and_starshell_checks() -> None:
         AddUnit(name="H", side="Axis", kind="squad", nationality="Hungarian"),
         AddUnit(name="G", side="Axis", kind="squad", smoke=3, cx=True),
         AddUnit(name="L", side="Axis", kind="leader"),
+        SetPhase(phase="pfph", side="Axis"),
     )
+    moving = state.model_copy(update={"phase": "mph"})  # A24.1: SMOKE in its own MPh
     refused(state, Check(kind="pf", unit="H"), IllegalAction, "FB13.6")
-    refused(state, Check(kind="smoke", unit="L"), IllegalAction, "A24.1")
+    refused(moving, Check(kind="smoke", unit="L"), IllegalAction, "A24.1")
     refused(state, Check(kind="starshell", unit="L"), InvalidInput, None)
     refused(state, Check(kind="atmm", unit="G", target="other"), IllegalAction, "C13.7")
-    smoke = run(state, Check(kind="smoke", unit="G"), [1])  # +1 CX +2 L5 = Final 4 > 3
+    smoke = run(moving, Check(kind="smoke", unit="G"), [1])  # +1 CX +2 L5 = Final 4 > 3
     assert smoke.facts == (("SMOKE (G)", "none"),)
     assert [m.rule for m in smoke.steps[0].modifiers] == ["A24.1", "FB16.61"]
     star = run(state, Check(kind="starshell", unit="L", usage=3), [1])  # leader: +2 (16.66)

@@ -168,6 +168,8 @@ def test_E11_random_selection_three_way() -> None:
 def squad_state(level: int, **unit: object) -> AslState:
     spec = {"name": "S", "side": "Axis", "kind": "squad", "quality": "4-6-7",
             "replaced_by": ("4-4-7",), **unit}  # fmt: skip
+    if spec["kind"] in ("leader", "hero"):  # A19.13: no replacement chain for a SMC
+        del spec["replaced_by"]
     return build(
         SetLevel(side="Axis", level=level),
         AddUnit.model_validate(spec),
@@ -285,7 +287,8 @@ def test_E18_level4_sustained_fire_refused_in_DFPh_allowed_as_FPF() -> None:
 def test_E18_level5_gun_intensive_fire_refused_OVR_prevention_allowed() -> None:
     state = one_weapon(5, phase="dfph", phasing="Allied", kind="gun")
     refused(state, ToHit(gun="W", intensive=True), IllegalAction, "FB16.52")
-    out = run(state, ToHit(gun="W", intensive=True, ovr_prevention=True), [6, 6])
+    mph = one_weapon(5, phase="mph", phasing="Allied", kind="gun")  # C5.64: an OVR in its MPh
+    out = run(mph, ToHit(gun="W", intensive=True, ovr_prevention=True), [6, 6])
     assert out.facts == (("W", "disabled"),)
 
 

@@ -343,7 +343,9 @@ def test_unit_set_records_a_status_from_outside_the_bot_and_broken_units_do_not_
 
 def test_a_fire_lane_ends_when_its_manning_infantry_break() -> None:
     mph = table(attacker="Allied", phase="mph")
-    laid = run(mph, Fire(weapons=("HMG",), fire_lane=True, **MPH), [4, 1]).state
+    laid = run(
+        mph, Fire(weapons=("HMG",), fire_lane=True, range=3, same_level=True, **MPH), [4, 1]
+    ).state
     assert laid.fire_lanes == (FireLane(weapon="HMG", location="K4"),)
     out = run(laid, SetUnit(name="B", status="pinned"), [])
     assert out.state.fire_lanes == ()
@@ -352,7 +354,9 @@ def test_a_fire_lane_ends_when_its_manning_infantry_break() -> None:
 
 def test_a_fire_lane_mg_does_not_fire_again_in_the_mph_except_at_a_unit_entering_its_hex() -> None:
     mph = table(attacker="Allied", phase="mph")
-    laid = run(mph, Fire(weapons=("HMG",), fire_lane=True, **MPH), [1, 1]).state
+    laid = run(
+        mph, Fire(weapons=("HMG",), fire_lane=True, range=3, same_level=True, **MPH), [1, 1]
+    ).state
     other = {"targets": ("U",), "location": "K5", "mf": 1}
     refused(laid, Fire(weapons=("HMG",), **other), IllegalAction, "A9.22")
     tpbf = run(laid, Fire(weapons=("HMG",), tpbf=True, range=0, targets=("U",), location="K6",
@@ -477,7 +481,8 @@ def test_a_mg_that_kept_rof_in_the_pfph_fires_again_there_but_not_in_the_afph() 
     again = run(kept.state, Fire(weapons=("HMG",)), [2, 2])  # this PFPh: legal
     assert again.fact("ROF (HMG)") == "kept"
     afph = advance(again.state, 3)
-    assert afph.weapon("HMG").fire_marker == "prep"  # type: ignore[union-attr]
+    hmg = again.state.weapon("HMG")
+    assert hmg is not None and hmg.fire_marker == "none" and hmg.prep_fired  # A9.2: no marker
     error = refused(afph, Fire(weapons=("HMG",)), IllegalAction, "A3")
     assert "Prep Fire" in str(error)
 
@@ -513,7 +518,14 @@ def test_a_fire_lane_is_laid_within_the_mgs_normal_range() -> None:
     mph = table(attacker="Allied", phase="mph")
     hmg = mph.weapon("HMG").model_copy(update={"normal_range": 12})  # type: ignore[union-attr]
     mph = mph.with_weapons({"HMG": hmg})
-    refused(mph, Fire(weapons=("HMG",), fire_lane=True, range=13, **MPH), IllegalAction, "A9.22")
+    refused(
+        mph,
+        Fire(weapons=("HMG",), fire_lane=True, range=13, same_level=True, **MPH),
+        IllegalAction,
+        "A9.22",
+    )
     refused(mph, Fire(weapons=("HMG",), fire_lane=True, **MPH), InvalidInput, None)
-    laid = run(mph, Fire(weapons=("HMG",), fire_lane=True, range=12, **MPH), [4, 1]).state
+    laid = run(
+        mph, Fire(weapons=("HMG",), fire_lane=True, range=12, same_level=True, **MPH), [4, 1]
+    ).state
     assert laid.fire_lanes == (FireLane(weapon="HMG", location="K4"),)

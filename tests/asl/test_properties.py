@@ -114,7 +114,7 @@ def test_tohit_odds_match_a_count_over_all_36_DRs(
     state = build(
         SetLevel(side="Axis", level=level),
         AddWeapon(name="G", side="Axis", kind="gun", b=b, rof=1, low_ammo=low),
-        SetPhase(phase="dfph", side="Allied"),
+        SetPhase(phase="mph", side="Allied"),  # OVR Prevention: at an AFV overrunning in its MPh
     )
     action = ToHit(gun="G", intensive=intensive, ovr_prevention=True)
     odds = SYSTEM.odds(state, action)

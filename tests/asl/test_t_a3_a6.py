@@ -60,8 +60,10 @@ def test_T_A3_1_dr9_no_FB_effect() -> None:
         "B": ("4-4-7", False),
         "9-1": ("9-1", False),
     }
-    # HMG kept ROF: it may fire again this PFPh, and it Prep Fired (no fire in the AFPh, A3)
-    assert weapons(out.state) == {"HMG": ("ok", "prep"), "LMG": ("ok", "prep")}
+    # HMG kept ROF: it may fire again this PFPh with no marker (A9.2: a MG is marked once it
+    # has lost its Multiple ROF), and it Prep Fired all the same (no fire in the AFPh, A3)
+    assert weapons(out.state) == {"HMG": ("ok", "none"), "LMG": ("ok", "prep")}
+    assert out.state.weapon("HMG").prep_fired  # type: ignore[union-attr]
 
 
 def test_T_A3_2_dr10_both_MALF_candidates_RS_HMG6_LMG1_HMG_malfunctions() -> None:
@@ -187,7 +189,13 @@ def a4_state() -> AslState:
         SetLevel(side="Axis", level=4),
         AddUnit(name="E", side="Axis", kind="squad", nationality="Hungarian", elite=True, cx=True),
         AddUnit(name="C", side="Axis", kind="squad"),
+        SetPhase(phase="pfph", side="Axis"),  # FB16 EX: "During the PFPh"
     )
+
+
+def a5_state() -> AslState:
+    """FB16 EX: "During the ensuing APh … attempt to advance into CC": the ATMM in the CCPh."""
+    return a4_state().model_copy(update={"phase": "ccph"})
 
 
 @pytest.mark.parametrize(
@@ -224,7 +232,7 @@ def test_T_A4_pf_checks_level4_1945(
 
 @pytest.mark.parametrize("dr", [1, 2, 3, 4, 5, 6])
 def test_T_A5_1_hungarian_E_cannot_get_ATMM(dr: int) -> None:
-    out = run(a4_state(), Check(kind="atmm", unit="E"), [dr])
+    out = run(a5_state(), Check(kind="atmm", unit="E"), [dr])
     assert out.fact("ATMM (E)") == "none"
     assert sum(m.value for m in out.steps[0].modifiers) == 4
     assert out.fact("Pin (E)") == ("pinned" if dr == 6 else "not pinned")
@@ -232,7 +240,7 @@ def test_T_A5_1_hungarian_E_cannot_get_ATMM(dr: int) -> None:
 
 @pytest.mark.parametrize(("dr", "result"), [(2, "obtained"), (3, "none")])
 def test_T_A5_2_3_german_C_ATMM_level4_drm_1(dr: int, result: str) -> None:
-    out = run(a4_state(), Check(kind="atmm", unit="C"), [dr])
+    out = run(a5_state(), Check(kind="atmm", unit="C"), [dr])
     assert out.facts == (("ATMM (C)", result), ("Pin (C)", "not pinned"))
     assert [(m.label, m.value, m.rule) for m in out.steps[0].modifiers] == [
         ("Ammunition Shortage level 4", 1, "FB16.64")
@@ -244,7 +252,11 @@ def test_T_A5_4_atmm_level4_drm_2_by_config(dr: int, result: str) -> None:
     state = SYSTEM.new_state(["Axis", "Allied"], {"fb_atmm_level4_drm": 2})
     from rules_core.dice import ScriptedDice
 
-    for action in (SetLevel(side="Axis", level=4), AddUnit(name="C", side="Axis", kind="squad")):
+    for action in (
+        SetLevel(side="Axis", level=4),
+        AddUnit(name="C", side="Axis", kind="squad"),
+        SetPhase(phase="ccph", side="Axis"),
+    ):
         state = SYSTEM.run(state, action, ScriptedDice([])).state
     out = run(state, Check(kind="atmm", unit="C"), [dr])
     assert out.fact("ATMM (C)") == result
@@ -330,6 +342,7 @@ def test_T_A6_8_9_10_repair_low_gun(dr: int, expected: tuple[str, bool], fact: s
 
 def test_T_A6_11_intensive_fire_refused_at_level4_but_OVR_prevention_allowed() -> None:
     refused(a6_state(), ToHit(gun="PaK 40", intensive=True), IllegalAction, "FB16.52")
-    out = run(a6_state(), ToHit(gun="PaK 40", intensive=True, ovr_prevention=True), [2, 3])
+    ovr = a6_state(phase="mph")  # C5.64: at a T-34 overrunning in the Russian MPh
+    out = run(ovr, ToHit(gun="PaK 40", intensive=True, ovr_prevention=True), [2, 3])
     assert out.facts == (("PaK 40", "fine"),)
     assert out.state.weapon("PaK 40").fire_marker == "intensive"  # type: ignore[union-attr]

@@ -42,15 +42,7 @@ def every_finding(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Fi
     [
         "ocs",
         "cwb",
-        pytest.param(
-            "asl",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="issue 23, ASL 'Markers where the rules put them' (A9.2): a MG that kept "
-                "its Multiple ROF is marked with a Prep Fire marker; the engineer 'asl' removes "
-                "this mark with the fix",
-            ),
-        ),
+        "asl",
     ],
 )
 def test_every_reply_fact_holds_in_the_state_after_it(

@@ -4,6 +4,9 @@ A9.2-A9.71 and FB16.2-16.5, kept apart as a chess library keeps a move's legalit
 making it:
 
 * :mod:`~rules_core.asl.fire.legality` — who may fire, in which phase, with what (no dice);
+* :mod:`~rules_core.asl.fire.fire_lane` — when a Fire Lane may be laid, and what stands with it
+  (A9.22, A9.222, A9.223); :mod:`~rules_core.asl.fire.covered_arc` — the stated terrain's
+  fixed Covered Arc (A9.21);
 * :mod:`~rules_core.asl.fire.usage` — what the phase and Player Turn already used (A9.11, A9.12);
 * :mod:`~rules_core.asl.fire.plan` — :func:`plan_fire` runs the checks and gathers the numbers
   the dice will be read against; :func:`weapon_candidates` / :func:`mmc_candidates` say who

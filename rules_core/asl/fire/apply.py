@@ -10,6 +10,7 @@ from rules_core.asl.breakdown import Fate
 from rules_core.asl.fire.plan import FirePlan
 from rules_core.asl.fire.result import FireResult
 from rules_core.asl.fire.usage import Usage
+from rules_core.asl.lanes import mans_lane, standing_lanes
 from rules_core.asl.state import AslState, FireLane, FireMarker, ShotCount, Unit, Weapon
 
 UNIT_MARKER_AFTER: dict[tuple[str, FireMarker], FireMarker] = {
@@ -94,11 +95,14 @@ def apply_fire(state: AslState, action: Fire, plan: FirePlan, result: FireResult
         if r.marker is not None:
             update["fire_marker"] = r.marker
             update["spent"] = True  # A9.2: no (or lost) Multiple ROF: no more fire this phase
-        elif r.rof == "kept" and plan.phase == "pfph" and weapon.fire_marker == "none":
-            # A3, A9.2: it may fire again in this PFPh, but it Prep Fired: none in the AFPh
-            update["fire_marker"] = "prep"
+        elif r.rof == "kept" and plan.phase == "pfph":
+            # A3, A9.2: it may fire again in this PFPh and has no marker, but it Prep Fired:
+            # none in the AFPh
+            update["prep_fired"] = True
         if plan.fire_lane and kinds[r.name] == "sw_mg":
             update["lane_laid"] = True
+        if r.name in plan.fixes_ca and r.fate == Fate.OK:
+            update["ca_fixed"] = True  # A9.21: its further shots this phase inside this CA
         if update:
             changed[weapon.name] = weapon.model_copy(update=update)
     new = state.with_weapons(changed)
@@ -118,20 +122,17 @@ def apply_fire(state: AslState, action: Fire, plan: FirePlan, result: FireResult
         elif effect == "broken":
             touch(name, broken=True)
     new = new.with_units(units)
-    broken_names = {r.name.lower() for r in result.weapons if r.fate != Fate.OK}
-    if action.tpbf:  # A9.223: a TPBF situation cancels the firing MG's Fire Lane
-        broken_names |= {w.name.lower() for w in plan.weapons}
-    # A9.223: a lane ends when its MG breaks or its manning Infantry break (FB16.2 included)
-    broken_units = {u.name for u in new.units if u.broken or u.pinned}
-    lanes = tuple(
-        lane
-        for lane in new.fire_lanes
-        if lane.weapon.lower() not in broken_names
-        and ((lane_mg := new.weapon(lane.weapon)) is None or lane_mg.possessor not in broken_units)
+    canceled = {name.lower() for name in plan.lanes_canceled}  # A9.223: a TPBF situation
+    new = new.model_copy(
+        update={"fire_lanes": tuple(f for f in new.fire_lanes if f.weapon.lower() not in canceled)}
     )
+    # A9.223: a lane ends when its MG breaks or its manning Infantry break (FB16.2 included)
+    new, _ = standing_lanes(new)
+    lanes = new.fire_lanes
     if plan.fire_lane and not result.cowered:
         for w in plan.weapons:  # A9.22: each MG its own Fire Lane (Fire Lane FG are NA)
-            if w.kind == "sw_mg" and w.name.lower() not in broken_names:
+            mg = new.weapon(w.name)
+            if w.kind == "sw_mg" and mg is not None and mans_lane(new, mg):
                 lanes = (*lanes, FireLane(weapon=w.name, location=action.location or ""))
     shots = list(new.shots)
     if plan.phase == "mph" and not plan.lane_residual and action.location is not None:

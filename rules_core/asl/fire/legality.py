@@ -8,7 +8,9 @@ Turn already used (A9.11, A9.12).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import TypeVar
 
 from rules_core.asl.actions import Fire
@@ -206,45 +208,47 @@ def check_spraying(weapons: Sequence[Weapon], phase: str, range_: int | None) ->
                 )
 
 
-def check_lane_options(
-    action: Fire,
-    phase: str,
-    weapons: Sequence[Weapon],
-    units: Sequence[Unit],
-    sustained_names: set[str],
-) -> list[tuple[str, str]]:
-    """The options of a Fire Lane, its Residual attack and Spraying Fire agree (A9.22, A9.5);
-    returns the Spraying Fire note.
+def shot_limit(mf: Fraction) -> int:
+    """A9.2: the shots a MG may take at one unit in one Location in the MPh: the MF/MP it spent
+    there, FRD, but at least one.
 
-    >>> check_lane_options(Fire(weapons=("MG",), fire_lane=True), "mph",
-    ...                    [Weapon(name="MG", side="Axis", kind="sw_mg")], [], set())
-    []
+    >>> shot_limit(Fraction(3, 2)), shot_limit(Fraction(0)), shot_limit(Fraction(2))
+    (1, 1, 2)
     """
-    notes: list[tuple[str, str]] = []
-    if action.lane_residual and (len(weapons) != 1 or units or weapons[0].kind != "sw_mg"):
-        raise IllegalAction("A Fire Lane's Residual FP attacks by itself.", rule="A9.22")
-    if action.fire_lane and not any(w.kind == "sw_mg" for w in weapons):
-        raise IllegalAction("A Fire Lane is declared with a SW MG.", rule="A9.22")
-    if (action.fire_lane or action.lane_residual) and (sustained_names or action.fpf):
-        raise IllegalAction("A Fire Lane attack is not Sustained Fire or FPF.", rule="A9.22")
-    if action.spraying:
-        check_spraying(weapons, phase, action.range)
-        notes.append(
-            (
-                "A9.5",
-                "Spraying Fire at two adjacent hexes: Area Fire (FP halved) at each; the one "
-                "Original DR is every weapon's breakdown and ROF check for both attacks",
-            )
+    return max(1, math.floor(mf))
+
+
+def check_targets(action: Fire, phase: str, weapons: Sequence[Weapon]) -> None:
+    """``targets``, ``location``, ``mf`` and ``overstacked`` only where a rule reads them: a MG's
+    MPh shot limit (A9.2) and, for the targets and overstacking, MG fire beyond 16 hexes (A9.4).
+
+    >>> try:
+    ...     check_targets(Fire(weapons=("MG",), targets=("G",)), "pfph", [])
+    ... except IllegalAction as refusal:
+    ...     print(refusal.rule)
+    A9.2
+    """
+    if action.lane_residual:
+        return  # refused with the Residual attack's own options
+    shot_counted = phase == "mph" and any(w.is_mg for w in weapons)
+    long_range = (
+        action.range is not None
+        and action.range > LEADER_RANGE
+        and any(w.is_mg and not w.cmg for w in weapons)
+    )
+    counted = action.location is not None or action.mf is not None
+    if (counted and not shot_counted) or (action.targets and not (shot_counted or long_range)):
+        raise IllegalAction(
+            "targets, location and mf count a MG's shots at a moving unit in the MPh (A9.2), "
+            "and targets say who is attacked beyond 16 hexes (A9.4); neither is this attack.",
+            rule="A9.2",
         )
-        if action.fire_lane:
-            raise IllegalAction("A Fire Lane is not laid with Spraying Fire.", rule="A9.22")
-    if action.fire_lane and phase != "mph":
-        raise IllegalAction("A Fire Lane is declared with Defensive First Fire.", rule="A9.22")
-    if action.fire_lane and (action.tpbf or action.range == 0):
-        raise IllegalAction("A Fire Lane is not declared when using TPBF.", rule="A9.22")
-    if action.fire_lane and action.lane_residual:
-        raise InvalidInput("Lay a Fire Lane or resolve its Residual attack, not both.")
-    return notes
+    if action.overstacked and not long_range:
+        raise IllegalAction(
+            "overstacked matters only to MG fire beyond 16 hexes (broken, berserk or "
+            "overstacked Infantry is not treated as concealed there).",
+            rule="A9.4",
+        )
 
 
 def shots_taken(state: AslState, weapon: str, target: str, location: str) -> int:
@@ -269,7 +273,7 @@ def check_shot_limit(
     weapons: Sequence[Weapon],
     targets: Sequence[str],
     location: str | None,
-    mf: int | None,
+    mf: Fraction | None,
 ) -> None:
     """A9.2: in the MPh a MG attacks one unit in one Location at most once per MF/MP it spent
     there (at least once) — Subsequent First Fire (Sustained Fire) and FPF included.
@@ -279,14 +283,14 @@ def check_shot_limit(
 
     >>> from rules_core.asl.examples import fb16_fire_group
     >>> st = fb16_fire_group()
-    >>> check_shot_limit(st, [st.weapon("HMG")], ("G",), "CCC6", 1)
+    >>> check_shot_limit(st, [st.weapon("HMG")], ("G",), "CCC6", Fraction(1))
     """
     limited = [w for w in weapons if w.is_mg]
     if not limited:
         return
     if not targets or location is None or mf is None:
         raise InvalidInput("MPh fire by a MG needs targets, location and mf (A9.2 shot limit).")
-    limit = max(1, mf)
+    limit = shot_limit(mf)
     for weapon in limited:
         for target in targets:
             taken = shots_taken(state, weapon.name, target, location)
@@ -471,6 +475,12 @@ def check_weapon_again(state: AslState, weapon: Weapon, action: Fire, phase: str
         if weapon.name.lower() not in {lane.weapon.lower() for lane in state.fire_lanes}:
             raise IllegalAction(f"{weapon.name} has no Fire Lane.", rule="A9.22")
         return False
+    if weapon.prep_fired and phase == "afph":
+        raise IllegalAction(
+            f"{weapon.name} fired in the Prep Fire Phase and may not fire in the Advancing Fire "
+            "Phase.",
+            rule="A3",
+        )
     if weapon.lane_laid and phase == "mph" and not action.tpbf:
         raise IllegalAction(
             f"{weapon.name} laid a Fire Lane this MPh and may not fire again until the "
@@ -544,41 +554,15 @@ def check_sustained(
     return True, notes
 
 
-def check_lane_weapon(weapon: Weapon, owner: Unit | None, action: Fire) -> None:
-    """A SW MG laying a Fire Lane: within its Normal Range, Good Order, unmarked, manned by
-    unpinned Infantry (A9.22).
-
-    >>> check_lane_weapon(Weapon(name="MG", side="Axis", kind="sw_mg"), None, Fire())
-    """
-    if not action.fire_lane or weapon.kind != "sw_mg":
-        return
-    if weapon.normal_range is not None:
-        need_range(action.range, f"a Fire Lane of {weapon.name} (Normal Range)")
-        assert action.range is not None
-        if action.range > weapon.normal_range:
-            raise IllegalAction(
-                f"A Fire Lane is declared within Normal Range: {weapon.name}'s is "
-                f"{weapon.normal_range} hexes, the target is at {action.range}.",
-                rule="A9.22",
-            )
-    if owner is None or not owner.good_order or owner.pinned or weapon.fire_marker != "none":
-        raise IllegalAction(
-            "A Fire Lane needs a Good Order SW MG without a First/Final Fire marker, "
-            "manned by unpinned Infantry.",
-            rule="A9.22",
-        )
-
-
 __all__ = [
     "LEADER_RANGE",
     "check_fpf_tpbf",
     "check_helper",
-    "check_lane_options",
-    "check_lane_weapon",
     "check_leader",
     "check_shot_limit",
     "check_spraying",
     "check_sustained",
+    "check_targets",
     "check_unit_marker",
     "check_units",
     "check_weapon_again",
@@ -588,6 +572,7 @@ __all__ = [
     "firers",
     "firing_side",
     "parse_lowering",
+    "shot_limit",
     "shots_taken",
     "weapon_maker",
 ]

@@ -23,14 +23,20 @@ from rules_core.asl.fb16 import (
     unit_replacement_triggered,
     weapon_level,
 )
+from rules_core.asl.fire.covered_arc import check_covered_arc, fixes_ca
+from rules_core.asl.fire.fire_lane import (
+    check_lane_crew,
+    check_lane_options,
+    check_lane_weapon,
+    manned_lanes,
+)
 from rules_core.asl.fire.legality import (
     check_fpf_tpbf,
     check_helper,
-    check_lane_options,
-    check_lane_weapon,
     check_leader,
     check_shot_limit,
     check_sustained,
+    check_targets,
     check_units,
     check_weapon_again,
     check_weapon_fires,
@@ -57,6 +63,8 @@ class WeaponPlan:
     low_ammo: bool
     sustained: bool
     pooled: bool
+    possessor: str | None = None
+    """The unit manning it (A9.1), when it has one."""
 
 
 @dataclass(frozen=True)
@@ -82,8 +90,18 @@ class FirePlan:
     fpf: bool
     usage: Usage = field(default_factory=lambda: Usage())
     can_cower: bool = False
-    """A7.9: Infantry fire with no leader directing Cowers on doubles (a lone SMC's MG, A9.12,
+    """A7.9: Infantry fire with no leader directing Cowers on doubles (a MG fired by SMC, A9.12,
     and a Fire Lane's Residual FP, A9.222, never do)."""
+    san: int = 0
+    """A14.1: the SAN of the side being fired at (0 when it has no Sniper)."""
+    san_side: str | None = None
+    """That side."""
+    lanes_canceled: tuple[str, ...] = ()
+    """A9.223: MGs whose Fire Lane this TPBF situation cancels."""
+    lanes_manned: tuple[tuple[str, str], ...] = ()
+    """(MMC, MG): standing Fire Lanes manned by a MMC that FB16.2 may break in this attack."""
+    fixes_ca: tuple[str, ...] = ()
+    """A9.21: MMG/HMG whose CA this shot from woods, rubble or a building fixes."""
 
 
 @lru_cache(maxsize=4096)
@@ -178,6 +196,7 @@ def _weapon_plan(
         low_ammo=weapon.low_ammo,
         sustained=sustained,
         pooled=pooled,
+        possessor=weapon.possessor,
     )
     return plan, notes
 
@@ -188,16 +207,45 @@ def _can_cower(
     weapons: Sequence[Weapon],
     units: Sequence[Unit],
     leader: Unit | None,
-    helper: Unit | None,
 ) -> bool:
-    """A7.9: Infantry fire with no leader directing (a MMC's SW, two SMC's MG, Inherent FP);
-    never a Fire Lane's Residual FP (A9.222)."""
+    """A7.9: Infantry fire with no leader directing (Inherent FP, a MMC's SW); never a Fire
+    Lane's Residual FP (A9.222), nor a MG fired by SMC, singly or two together (A9.12: "the MG
+    is exempt from Cowering")."""
     if action.lane_residual or leader is not None:
         return False
     return bool(units) or any(
-        (o := state.unit(w.possessor or "")) is not None and (o.is_mmc or helper is not None)
-        for w in weapons
-        if w.is_sw
+        (o := state.unit(w.possessor or "")) is not None and o.is_mmc for w in weapons if w.is_sw
+    )
+
+
+MIN_SAN = 2
+"""A14.1: a side whose SAN is below 2 has no Sniper."""
+
+
+def enemy_side(state: AslState, side: str) -> str | None:
+    """The other side of a two-sided game: the one fired at (A14.1 reads its SAN).
+
+    >>> from rules_core.asl.examples import fb16_fire_group
+    >>> enemy_side(fb16_fire_group(), "Axis")
+    'Allied'
+    """
+    others = [s.name for s in state.sides if s.name.lower() != side.lower()]
+    return others[0] if len(others) == 1 else None
+
+
+def _lanes_canceled(
+    state: AslState, action: Fire, weapons: Sequence[Weapon], units: Sequence[Unit]
+) -> tuple[str, ...]:
+    """A9.223: a TPBF situation cancels the Fire Lane of the MG firing in it and of the MG whose
+    manning Infantry fire in it."""
+    if not action.tpbf:
+        return ()
+    lanes = {lane.weapon.lower() for lane in state.fire_lanes}
+    crews = {u.name for u in units} | {w.possessor for w in weapons if w.possessor}
+    return tuple(
+        w.name
+        for w in state.weapons
+        if w.name.lower() in lanes and (w in weapons or w.possessor in crews)
     )
 
 
@@ -228,14 +276,17 @@ def plan_fire(state: AslState, action: Fire) -> FirePlan:
     lowering = parse_lowering(action.lowering, names)
     check_fpf_tpbf(action, phase)
     notes += check_lane_options(action, phase, weapons, units, sustained_names)
+    check_targets(action, phase, weapons)
     if phase == "mph" and not action.lane_residual:
         check_shot_limit(state, weapons, action.targets, action.location, action.mf)
     notes += check_units(units, phase, action)
+    check_lane_crew(state, action, weapons, units)
     weapon_plans = []
     for weapon in weapons:
         plan, more = _weapon_plan(state, weapon, action, phase, helper, sustained_names, lowering)
         weapon_plans.append(plan)
         notes += more
+    notes += check_covered_arc(action, weapons)
     usage = (
         Usage(leader=leader.name if leader is not None else None)
         if action.lane_residual
@@ -251,6 +302,8 @@ def plan_fire(state: AslState, action: Fire) -> FirePlan:
     fb_small_arms = any(w.level > 0 and w.kind != "gun" for w in weapon_plans) or any(
         unit_level(state, u) > 0 and not personnel_immune(u) for u in units
     )
+    san_side = enemy_side(state, side)
+    enemy = state.side(san_side) if san_side is not None else None
     return FirePlan(
         weapons=tuple(weapon_plans),
         mmc=tuple(mmc),
@@ -259,7 +312,20 @@ def plan_fire(state: AslState, action: Fire) -> FirePlan:
         fire_lane=action.fire_lane,
         lane_residual=action.lane_residual,
         fpf=action.fpf,
-        can_cower=_can_cower(state, action, weapons, units, leader, helper),
+        can_cower=_can_cower(state, action, weapons, units, leader),
+        san=enemy.san if enemy is not None and enemy.san >= MIN_SAN else 0,
+        san_side=san_side,
+        lanes_canceled=_lanes_canceled(state, action, weapons, units),
+        lanes_manned=tuple(
+            (m.name, mg)
+            for m in mmc
+            for mg in manned_lanes(state, state.unit(m.name))  # type: ignore[arg-type]
+        ),
+        fixes_ca=tuple(
+            w.name
+            for w in weapons
+            if fixes_ca(w) and action.mg_terrain in ("woods", "rubble", "building")
+        ),
         usage=Usage(
             inherent=usage.inherent,
             mgs=usage.mgs,
@@ -272,9 +338,11 @@ def plan_fire(state: AslState, action: Fire) -> FirePlan:
 
 
 __all__ = [
+    "MIN_SAN",
     "FirePlan",
     "MmcPlan",
     "WeaponPlan",
+    "enemy_side",
     "mmc_candidates",
     "plan_fire",
     "weapon_candidates",

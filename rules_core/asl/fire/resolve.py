@@ -7,6 +7,7 @@ explanation line per ruling, and applies the result (:func:`~rules_core.asl.fire
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from rules_core.asl.actions import Fire
@@ -14,7 +15,7 @@ from rules_core.asl.breakdown import Fate
 from rules_core.asl.fire.apply import apply_fire
 from rules_core.asl.fire.legality import LEADER_RANGE
 from rules_core.asl.fire.plan import FirePlan, mmc_candidates, plan_fire, weapon_candidates
-from rules_core.asl.fire.result import FireResult, fire_facts, settle, weapon_text
+from rules_core.asl.fire.result import FireResult, fire_facts, lane_facts, settle, weapon_text
 from rules_core.asl.random_selection import random_selection
 from rules_core.asl.state import MARKER_NAMES, AslState
 from rules_core.dice import Dice, Roll
@@ -65,36 +66,113 @@ def _shown(rolls: tuple[Roll, ...]) -> str:
     return ", ".join(f"{r.label[len('Random Selection dr (') : -1]} {r.total}" for r in rolls)
 
 
+LEADERSHIP = re.compile(r"(\d+)\s*([-+−])\s*(\d)\s*$")
+"""A leader's counter, morale then leadership DRM: ``9-1``, ``8-0``, ``7+1``."""
+
+
+def leadership_drm(quality: str) -> int | None:
+    """The leadership DRM printed on a leader's counter (A7.53), or ``None`` if not recorded.
+
+    >>> leadership_drm("9-1"), leadership_drm("SS 10-2"), leadership_drm("6+1"), leadership_drm("")
+    (-1, -2, 1, None)
+    """
+    found = LEADERSHIP.search(quality)
+    if found is None:
+        return None
+    value = int(found.group(3))
+    return value if found.group(2) == "+" else -value
+
+
+def signed(value: int) -> str:
+    """``+2``, ``−1`` (the rulebook's minus), ``0``.
+
+    >>> signed(2), signed(-1), signed(0)
+    ('+2', '−1', '0')
+    """
+    return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
+
+
+OTHER_DRM = "TEM, Hindrance, FFMO/FFNAM, CX…"
+"""What the bot does not know and the player's ``drm`` holds (A7)."""
+
+
+def final_dr(state: AslState, action: Fire, dr: int) -> tuple[int, tuple[Modifier, ...], str]:
+    """The Final DR the bot can give: the Original DR, the directing leader's DRM (A7.53) and the
+    other DRM the player states (``drm``); with what it includes, in words.
+
+    >>> from rules_core.asl.examples import fb16_fire_group
+    >>> final, modifiers, words = final_dr(fb16_fire_group(), Fire(units=("A",), leader="9-1",
+    ...                                                           drm=2), 7)
+    >>> final, words.split(";")[0]
+    (8, 'leadership −1 (9-1), drm +2 as given')
+    """
+    modifiers: list[Modifier] = []
+    parts: list[str] = []
+    leader = state.unit(action.leader) if action.leader is not None else None
+    if leader is not None:
+        value = leadership_drm(leader.quality)
+        if value is None:
+            parts.append(f"no leadership DRM for {leader.name} (record his counter, e.g. 9-1)")
+        else:
+            modifiers.append(
+                Modifier(label=f"leadership ({leader.name})", value=value, rule="A7.53")
+            )
+            parts.append(f"leadership {signed(value)} ({leader.name})")
+    if action.drm:
+        modifiers.append(Modifier(label="IFT DRM", value=action.drm))
+        parts.append(f"drm {signed(action.drm)} as given")
+    else:
+        parts.append("no drm given")
+    words = ", ".join(parts) + f"; {OTHER_DRM} count only in drm"
+    return dr + sum(m.value for m in modifiers), tuple(modifiers), words
+
+
+def _long_range_step(state: AslState, action: Fire, plan: FirePlan) -> Step | None:
+    """A9.4 beyond 16 hexes: unconcealed Infantry is treated as concealed unless broken,
+    berserk or overstacked; no effect on armored or aerial targets (not by a CMG/IFE)."""
+    if action.range is None or action.range <= LEADER_RANGE:
+        return None
+    mgs = [state.weapon(w.name) for w in plan.weapons if w.kind in ("sw_mg", "veh_mg")]
+    if all(w is not None and w.cmg for w in mgs):
+        return None
+    head = f"range {action.range} > {LEADER_RANGE} hexes — "
+    if action.overstacked:
+        text = "the targets' Location is overstacked: they are not treated as concealed"
+    elif action.targets:
+        seen = []
+        for name in action.targets:
+            unit = state.unit(name)
+            if unit is not None and (unit.broken or unit.berserk):
+                seen.append(f"{unit.name} ({'broken' if unit.broken else 'berserk'}) is not")
+            else:
+                seen.append(f"{name} is")
+        text = "; ".join(seen) + " treated as concealed if unconcealed"
+    else:
+        text = "unconcealed Infantry is treated as concealed unless broken, berserk or overstacked"
+    return Step(rule="A9.4", text=head + text + "; no effect on armored or aerial targets")
+
+
 def _ift_steps(
     state: AslState, action: Fire, plan: FirePlan, colored: int, white: int, rolled: Rolled
 ) -> list[Step]:
-    """The IFT DR and its Final DR (A7, A9.22), long range (A9.4), the weapons' Random Selection
-    (A9.71, FB16.34)."""
+    """The IFT DR and its Final DR (A7, A7.53, A9.22), long range (A9.4), the weapons' Random
+    Selection (A9.71, FB16.34)."""
     dr = colored + white
-    drm = (Modifier(label="IFT DRM", value=action.drm),) if action.drm else ()
+    final, modifiers, words = final_dr(state, action, dr)
     steps = [
         Step(
             rule="A9.22" if plan.lane_residual else "A7",
             text=(
                 f"{'Fire Lane Residual' if plan.lane_residual else 'IFT'} DR {dr} "
-                f"({colored},{white}); Final DR {dr + action.drm} for the IFT"
+                f"({colored},{white}); Final DR {final} for the IFT: {words}"
             ),
             dice=(rolled.ift,),
-            modifiers=drm,
+            modifiers=modifiers,
         )
     ]
-    if (
-        action.range is not None
-        and action.range > LEADER_RANGE
-        and not all(state.weapon(w.name).cmg for w in plan.weapons if w.kind in ("sw_mg", "veh_mg"))  # type: ignore[union-attr]
-    ):
-        steps.append(
-            Step(
-                rule="A9.4",
-                text=f"range {action.range} > {LEADER_RANGE} hexes — unconcealed Infantry is "
-                "treated as concealed; no effect on armored or aerial targets",
-            )
-        )
+    long_range = _long_range_step(state, action, plan)
+    if long_range is not None:
+        steps.append(long_range)
     if rolled.weapon_rolls:
         pool = rolled.pool
         any_fb = any(w.level > 0 for w in plan.weapons if w.name in pool)
@@ -223,6 +301,51 @@ def _aftermath_steps(plan: FirePlan, result: FireResult) -> list[Step]:
     return steps
 
 
+LANE_STEPS: dict[str, tuple[str, str]] = {
+    "none (the MG broke)": ("A9.22", "{mg} broke — no Fire Lane is placed"),
+    "none (its Infantry broke)": (
+        "A9.223",
+        "{mg}'s manning Infantry broke in this attack (FB16.2) — no Fire Lane is placed",
+    ),
+    "canceled (TPBF)": ("A9.223", "the TPBF situation cancels the Fire Lane of {mg}"),
+    "removed (its Infantry broke)": (
+        "A9.223",
+        "the manning Infantry of {mg} broke in this attack (FB16.2) — its Fire Lane is removed",
+    ),
+}
+"""A lane fact's explanation line (A9.22, A9.223); a lane laid is said by its marker's step."""
+
+
+def _after_steps(plan: FirePlan, result: FireResult) -> list[Step]:
+    """Fire Lanes not placed, canceled or removed (A9.22, A9.223), Covered Arcs fixed (A9.21),
+    the enemy Sniper activated (A14.1)."""
+    steps = []
+    for subject, effect in lane_facts(plan, result):
+        if effect in LANE_STEPS:
+            rule, text = LANE_STEPS[effect]
+            mg = subject[len("Fire Lane (") : -1]
+            steps.append(Step(rule=rule, text=text.format(mg=mg)))
+    broken = {r.name for r in result.weapons if r.fate != Fate.OK}
+    for name in plan.fixes_ca:
+        if name not in broken:
+            steps.append(
+                Step(
+                    rule="A9.21",
+                    text=f"{name} fired from woods, rubble or a building: its further shots this "
+                    "phase only inside this shot's Covered Arc (its own Location included)",
+                )
+            )
+    if plan.san and result.original_dr == plan.san:
+        steps.append(
+            Step(
+                rule="A14.1",
+                text=f"Original DR {result.original_dr} = the {plan.san_side} SAN {plan.san} — the "
+                f"{plan.san_side} Sniper is activated (its attack follows this DR's effects)",
+            )
+        )
+    return steps
+
+
 def resolve_fire(state: AslState, action: Fire, dice: Dice) -> Outcome[AslState]:
     """Resolve an IFT attack (A9.2, A9.3, A9.7, A9.71, A9.22, FB16.2-16.5).
 
@@ -246,6 +369,7 @@ def resolve_fire(state: AslState, action: Fire, dice: Dice) -> Outcome[AslState]
     steps += _weapon_steps(plan, result)
     steps += _replacement_steps(plan, result, rolled)
     steps += _aftermath_steps(plan, result)
+    steps += _after_steps(plan, result)
     new_state = apply_fire(state, action, plan, result)
     if plan.lane_residual and any(r.fate != Fate.OK for r in result.weapons):
         steps.append(Step(rule="A9.22", text="the MG broke — its Fire Lane is removed"))
@@ -257,4 +381,4 @@ def resolve_fire(state: AslState, action: Fire, dice: Dice) -> Outcome[AslState]
     )
 
 
-__all__ = ["Rolled", "resolve_fire", "roll_fire"]
+__all__ = ["Rolled", "final_dr", "leadership_drm", "resolve_fire", "roll_fire", "signed"]

@@ -190,7 +190,46 @@ def fire_facts(plan: FirePlan, result: FireResult) -> tuple[Fact, ...]:
         facts.append(("Cowering", "yes"))
         if plan.fire_lane:
             facts.append(("Fire Lane", "none (the Infantry Cowered)"))
+    facts += lane_facts(plan, result)
+    if plan.fixes_ca:
+        gone = {r.name for r in result.weapons if r.fate != Fate.OK}
+        facts += [(f"Covered Arc ({n})", "fixed") for n in plan.fixes_ca if n not in gone]
+    if plan.san and result.original_dr == plan.san:
+        facts.append((f"Sniper ({plan.san_side})", "activated"))
     return tuple(facts)
+
+
+def lane_facts(plan: FirePlan, result: FireResult) -> list[Fact]:
+    """What the attack did to Fire Lanes (A9.22, A9.223): each lane laid or not placed, each one
+    canceled by TPBF or ended because FB16.2 broke its manning Infantry.
+
+    >>> from rules_core.asl.examples import fb16_fire_group
+    >>> plan = plan_fire(fb16_fire_group(), Fire(weapons=("LMG",)))
+    >>> lane_facts(plan, settle(plan, 1, 2, frozenset(), frozenset()))
+    []
+    """
+    facts: list[Fact] = []
+    if not (plan.fire_lane or plan.lanes_canceled or plan.lanes_manned):
+        return facts
+    broken_mmc = {name for name, effect in result.replacement if effect == "broken"}
+    fates = {r.name: r.fate for r in result.weapons}
+    if plan.fire_lane and not result.cowered:
+        for w in plan.weapons:
+            if w.kind != "sw_mg":
+                continue
+            if fates[w.name] != Fate.OK:
+                facts.append((f"Fire Lane ({w.name})", "none (the MG broke)"))
+            elif w.possessor in broken_mmc:
+                facts.append((f"Fire Lane ({w.name})", "none (its Infantry broke)"))
+            else:
+                facts.append((f"Fire Lane ({w.name})", "laid"))
+    for name in plan.lanes_canceled:
+        if not (plan.lane_residual and fates.get(name, Fate.OK) != Fate.OK):
+            facts.append((f"Fire Lane ({name})", "canceled (TPBF)"))
+    for unit, mg in plan.lanes_manned:
+        if unit in broken_mmc and mg not in plan.lanes_canceled:
+            facts.append((f"Fire Lane ({mg})", "removed (its Infantry broke)"))
+    return facts
 
 
 def weapon_text(plan: WeaponPlan, r: WeaponResult, dr: int) -> tuple[str, str]:
@@ -276,6 +315,7 @@ __all__ = [
     "fate_word",
     "fire_facts",
     "fire_odds",
+    "lane_facts",
     "settle",
     "weapon_text",
 ]

@@ -1,5 +1,5 @@
 """What a declaration uses over the phase and Player Turn: SW MGs per possessor, forfeited
-Inherent FP, SMC who fire a SW (A9.11, A9.12). No dice; a refusal changes nothing.
+Inherent FP, SMC who fire or use any SW (A9.11, A9.12). No dice; a refusal changes nothing.
 
 :func:`mg_usage` checks and returns a :class:`Usage`;
 :func:`~rules_core.asl.fire.apply.record_usage` writes it into the state once the attack is
@@ -95,12 +95,7 @@ def _smc(
     helps him fire it at full FP."""
     if len(fired) > 1:
         raise IllegalAction(f"{owner.name} may fire only one SW MG{before}.", rule="A9.12")
-    if owner.directed or (leader is not None and leader.name == owner.name):
-        raise IllegalAction(
-            f"{owner.name} directs fire this phase; a leader who fires a SW loses his "
-            "leadership DRM for that phase.",
-            rule="A9.12",
-        )
+    _check_smc_free(owner, leader)
     users = [owner.name]
     notes: list[Note] = []
     if helper is not None:
@@ -115,6 +110,17 @@ def _smc(
             )
         )
     return users, notes
+
+
+def _check_smc_free(owner: Unit, leader: Unit | None) -> None:
+    """A9.12: a leader who fires or uses a SW loses his leadership DRM that phase, so one who
+    directs fire this phase (or this attack) does not use a SW in it."""
+    if owner.directed or (leader is not None and leader.name == owner.name):
+        raise IllegalAction(
+            f"{owner.name} directs fire this phase; a leader who fires or uses a SW loses his "
+            "leadership DRM for that phase.",
+            rule="A9.12",
+        )
 
 
 def _inherent(
@@ -162,7 +168,8 @@ def mg_usage(
     leader: Unit | None,
 ) -> Usage:
     """A9.11/A9.12 over the whole phase and Player Turn: how many SW MGs each possessor fires
-    and what that costs (Inherent FP, leadership DRM); leaders have no Inherent FP.
+    and what that costs (Inherent FP, leadership DRM: an SMC firing or using any SW loses it);
+    leaders have no Inherent FP.
 
     >>> from rules_core.asl.examples import fb16_fire_group
     >>> st = fb16_fire_group()
@@ -193,6 +200,15 @@ def mg_usage(
             users, more = _smc(owner, names, fired, before, leader, helper)
             sw_users += users
         notes += more
+    for weapon in weapons:  # A9.12: a leader who uses any other SW loses his leadership too
+        owner = state.unit(weapon.possessor or "")
+        if weapon.is_sw and weapon.kind != "sw_mg" and owner is not None and owner.is_smc:
+            _check_smc_free(owner, leader)
+            sw_users.append(owner.name)
+            if owner.kind == "leader":
+                notes.append(
+                    ("A9.12", f"{owner.name} uses {weapon.name}: no leadership DRM this phase")
+                )
     if helper is not None:
         owners = [state.unit(n) for n in per_owner]
         if not any(o is not None and o.is_smc for o in owners):

@@ -1,0 +1,304 @@
+"""Options that cannot apply are refused, never dropped; Spraying Fire and long range (A9.4,
+A9.5); fractional MF (A9.2 FRD); stated terrain (A9.21); the directing leader's DRM in the
+Final DR (A7.53); Sniper Activation Numbers (A14.1) — sentence by sentence through the console.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.asl.console import DEFENCE, TABLE, play
+
+REFUSED_OPTIONS = [
+    # A9.8: "non-Russian HMG/MMG [EXC: Russian .50 Cal MG]" — found by trying it: a Russian MMG
+    # added with dm:true was accepted and listed assembled
+    ("@bob /asl weapon add name:X side:Allied kind:sw_mg mg:mmg dm:true", "A9.8"),
+    ("/asl weapon add name:X side:Axis kind:sw_mg dm:true", "A9.8"),  # size unknown
+    ("/asl weapon add name:X side:Axis kind:dc dm:true", "A9.8"),
+    ("/asl weapon add name:X side:Axis kind:sw_mg removal:3", "C2.2"),
+    ("/asl weapon add name:X side:Axis kind:sw_mg main-armament:true", "A9.3"),
+    ("/asl weapon add name:X side:Axis kind:gun mg:hmg", "A9.8"),
+    ("/asl weapon add name:X side:Axis kind:gun normal-range:8", "A9.1"),
+    ("/asl weapon add name:X side:Axis kind:sw_mg cmg:true", "A9.4"),
+    ("/asl weapon add name:X side:Axis kind:sw_mg special-ammo:APCR:5", "C8.9"),
+    ("/asl weapon add name:X side:Axis kind:sw_mg marker:intensive", "C5.6"),
+    ("/asl weapon add name:X side:Axis kind:dc rof:2", "A9.2"),
+    ("/asl weapon add name:X side:Axis kind:sw_mg status:disabled", "D3.7"),
+    ("/asl weapon add name:X side:Axis kind:gun status:eliminated", "D3.7"),
+    ("/asl weapon add name:X side:Axis kind:sw_mg correction:true", "A9.7"),
+    ("/asl unit add name:X side:Axis kind:leader replaced-by:8-0", "A19.13"),
+    ("/asl unit add name:X side:Axis kind:leader smoke:2", "A24.1"),
+    ("/asl unit set name:A status:eliminated quality:4-4-7", "A19.13"),
+    ("/asl check kind:atmm unit:A year:1944", "C13.7"),
+    ("/asl check kind:smoke unit:A target:afv", "A24.1"),
+    ("/asl check kind:pf unit:A usage:3", "C13.31"),
+    ("/asl check kind:starshell unit:L usage:3 pfk:true", "E1.92"),
+    ("/asl check kind:pf unit:A pfk:true year:1944", "C13.31"),
+    ("/asl fire units:A targets:R", "A9.2"),
+    ("/asl fire units:A location:K4 mf:1", "A9.2"),
+    ("/asl fire weapons:HMG range:5 overstacked:true", "A9.4"),
+    ("/asl fire weapons:HMG same-level:true", "A9.22"),
+    ("/asl fire weapons:LMG mg-terrain:woods", "A9.21"),
+    ("/asl fire weapons:HMG inside-ca:true", "A9.21"),
+    ("/asl tohit gun:PaK targets:R location:K4 mf:1", "A9.2"),
+]
+
+
+@pytest.mark.parametrize(("line", "rule"), REFUSED_OPTIONS, ids=[r for _, r in REFUSED_OPTIONS])
+async def test_an_option_that_cannot_apply_is_refused_citing_its_rule(
+    tmp_path: Path, line: str, rule: str
+) -> None:
+    played = await play(
+        tmp_path,
+        TABLE
+        + """
+        /asl unit add name:A side:Axis kind:squad smoke:2
+        /asl unit add name:L side:Axis kind:leader quality:8-1
+        /asl unit add name:C side:Axis kind:crew
+        /asl weapon add name:HMG side:Axis kind:sw_mg mg:hmg rof:3 owner:A
+        /asl weapon add name:LMG side:Axis kind:sw_mg rof:1 owner:A
+        /asl weapon add name:PaK side:Axis kind:gun owner:C
+        @bob /asl unit add name:R side:Allied kind:squad
+        /asl phase side:Axis phase:pfph
+        """
+        + line,
+    )
+    assert played.refused(line)[1] == rule
+
+
+async def test_a_dismantled_german_mg_is_listed_dismantled(tmp_path: Path) -> None:
+    """A9.8: "A dm weapon is replaced with the appropriate dm SW counter"; the list says so."""
+    played = await play(
+        tmp_path,
+        TABLE
+        + """
+        /asl weapon add name:MG side:Axis kind:sw_mg mg:hmg dm:true
+        /asl weapon list
+        """,
+    )
+    assert "dismantled" in played.texts("/asl weapon list")[0]
+
+
+async def test_a9_5_spraying_fire_never_at_its_own_hex(tmp_path: Path) -> None:
+    """A9.5 s1: "… at any two target hexes in its LOS except its own hex (7.212)" — found by
+    trying it: Spraying Fire at range 0 was accepted."""
+    played = await play(
+        tmp_path,
+        DEFENCE.replace("phase:mph", "phase:pfph").replace("side:Allied phase", "side:Axis phase")
+        + """
+        /asl fire weapons:HMG units:A spraying:true range:0
+        /asl fire weapons:HMG units:A spraying:true range:1
+        """,
+        dice="4,1",
+    )
+    assert played.refused("/asl fire weapons:HMG units:A spraying:true range:0")[1] == "A9.5"
+    assert "A9.5" in played.rules("/asl fire weapons:HMG units:A spraying:true range:1")
+
+
+async def test_a9_4_beyond_16_hexes_broken_berserk_or_overstacked_are_not_concealed(
+    tmp_path: Path,
+) -> None:
+    """A9.4 s1: "… MG attacks vs unconcealed Infantry at a range ≤ 17 hexes [read ≥ 17] treat
+    those Infantry as concealed unless they are broken/berserk/overstacked" — found by trying
+    it: broken and berserk targets were still said to be treated as concealed."""
+    played = await play(
+        tmp_path,
+        TABLE
+        + """
+        /asl unit add name:A side:Axis kind:squad
+        /asl unit add name:L side:Axis kind:leader quality:8-0
+        /asl weapon add name:HMG side:Axis kind:sw_mg mg:hmg rof:3 owner:A
+        @bob /asl unit add name:R side:Allied kind:squad broken:true
+        @bob /asl unit add name:S side:Allied kind:squad berserk:true
+        @bob /asl unit add name:T side:Allied kind:squad
+        /asl phase side:Axis phase:pfph
+        /asl fire weapons:HMG leader:L range:18 targets:"R, S, T"
+        /asl phase phase:pfph correction:true
+        /asl fire weapons:HMG leader:L range:18 overstacked:true
+        """,
+        dice="4,1,4,1",
+    )
+    step = next(
+        t
+        for t in played.texts('/asl fire weapons:HMG leader:L range:18 targets:"R, S, T"')
+        if t.startswith("A9.4")
+    )
+    assert "R (broken) is not" in step and "S (berserk) is not" in step and "T is" in step
+    overstacked = played.texts("/asl fire weapons:HMG leader:L range:18 overstacked:true")
+    assert any("overstacked: they are not treated as concealed" in t for t in overstacked)
+
+
+async def test_a9_2_mf_are_counted_frd_at_least_once_per_hex(tmp_path: Path) -> None:
+    """A9.2 s4: "… more times than the number of MF/MP expended by the target in that Location
+    (FRD), but a minimum of once per hex" — found by trying it: mf:1.5 was refused."""
+    played = await play(
+        tmp_path,
+        DEFENCE
+        + """
+        /asl fire weapons:HMG targets:R location:K4 mf:1.5
+        /asl fire weapons:HMG targets:R location:K4 mf:1.5
+        /asl fire weapons:HMG targets:R location:K5 mf:2.5
+        /asl fire weapons:HMG targets:R location:K5 mf:2.5
+        /asl fire weapons:HMG targets:R location:K5 mf:2.5
+        /asl fire weapons:MMG targets:R location:K6 mf:0
+        /asl fire weapons:MMG targets:R location:K6 mf:1/2
+        """,
+        dice="1,2,1,2,1,2,1,3",
+    )
+    assert played.facts(played.number("/asl fire weapons:HMG targets:R location:K4 mf:1.5"))
+    error, rule = played.refused(
+        played.number("/asl fire weapons:HMG targets:R location:K4 mf:1.5", 2)
+    )
+    assert rule == "A9.2" and "3/2 MF" in error
+    assert played.refused(played.number("/asl fire weapons:HMG targets:R location:K5 mf:2.5", 3))
+    assert played.facts("/asl fire weapons:MMG targets:R location:K6 mf:0")
+    assert played.refused("/asl fire weapons:MMG targets:R location:K6 mf:1/2")[1] == "A9.2"
+
+
+async def test_a9_21_a_mmg_hmg_in_woods_keeps_firing_only_inside_its_covered_arc(
+    tmp_path: Path,
+) -> None:
+    """A9.21 s2: "if a SW MMG/HMG in a woods/rubble/building hex fires and is entitled to
+    another shot, it may continue to fire during that phase only inside the CA of the prior
+    shot (which … includes the MG's own Location …)"; s5 "Remove the CA counter at the end of
+    the current phase" — the terrain is the player's statement (mg-terrain:)."""
+    played = await play(
+        tmp_path,
+        DEFENCE.replace("phase:mph", "phase:pfph").replace("side:Allied phase", "side:Axis phase")
+        + """
+        /asl fire weapons:HMG mg-terrain:woods range:3
+        /asl fire weapons:HMG range:4
+        /asl fire weapons:HMG range:4 inside-ca:false
+        /asl fire weapons:HMG range:0
+        /asl fire weapons:HMG range:4 inside-ca:true
+        /asl weapon list
+        """,
+        dice="1,2,2,3,3,4",
+    )
+    assert (
+        played.facts("/asl fire weapons:HMG mg-terrain:woods range:3")["Covered Arc (HMG)"]
+        == "fixed"
+    )
+    error, rule = played.refused("/asl fire weapons:HMG range:4")
+    assert rule is None and "inside-ca:true or false" in error
+    assert played.refused("/asl fire weapons:HMG range:4 inside-ca:false")[1] == "A9.21"
+    assert played.facts("/asl fire weapons:HMG range:0")["ROF (HMG)"] == "kept"  # own Location
+    assert "A9.21" in played.rules("/asl fire weapons:HMG range:4 inside-ca:true")
+    assert "Covered Arc fixed" in played.texts("/asl weapon list")[0]
+
+
+async def test_a9_21_exc_a_pinned_operator_keeps_the_fixed_ca_until_the_dfph_ends(
+    tmp_path: Path,
+) -> None:
+    """A9.21 s5 "[EXC: a SW MMG/HMG with a fixed CA, and whose operator was pinned in the
+    PFPh/MPh, retains that fix CA until the end of the DFPH]"."""
+    played = await play(
+        tmp_path,
+        DEFENCE
+        + """
+        /asl fire weapons:MMG mg-terrain:building targets:R location:K4 mf:1 range:2
+        /asl unit set name:B status:pinned reason:"NMC"
+        /asl phase
+        /asl fire weapons:MMG range:1
+        /asl fire weapons:MMG range:1 inside-ca:true
+        """,
+        dice="1,2,2,3",
+    )
+    assert played.refused("/asl fire weapons:MMG range:1")[1] is None  # say whether inside
+    assert played.reply("/asl fire weapons:MMG range:1 inside-ca:true")
+
+
+async def test_a7_53_the_directing_leaders_drm_is_in_the_final_dr(tmp_path: Path) -> None:
+    """Issue 24: naming leader: did not change the printed Final DR. The bot adds what it knows
+    (the leader's counter), says so, and says what drm: must hold."""
+    played = await play(
+        tmp_path,
+        TABLE
+        + """
+        /asl unit add name:A side:Axis kind:squad
+        /asl unit add name:N side:Axis kind:leader quality:9-2
+        /asl unit add name:Z side:Axis kind:leader quality:8-0
+        /asl unit add name:Q side:Axis kind:leader
+        /asl unit add name:B side:Axis kind:squad
+        /asl unit add name:C side:Axis kind:squad
+        /asl phase side:Axis phase:pfph
+        /asl fire units:A leader:N drm:1
+        /asl fire units:B leader:Z
+        /asl fire units:C leader:Q drm:-1
+        """,
+        dice="3,4,3,4,3,4",
+    )
+    nine_two = played.reply("/asl fire units:A leader:N drm:1")["steps"][0]
+    assert nine_two["text"].startswith(
+        "IFT DR 7 (3,4); Final DR 6 for the IFT: leadership −2 (N), drm +1 as given; TEM, "
+        "Hindrance, FFMO/FFNAM, CX… count only in drm"
+    )
+    assert [(m["label"], m["value"]) for m in nine_two["modifiers"]] == [
+        ("leadership (N)", -2),
+        ("IFT DRM", 1),
+    ]
+    assert (
+        "Final DR 7 for the IFT: leadership 0 (Z), no drm given"
+        in played.texts("/asl fire units:B leader:Z")[0]
+    )
+    unknown = played.texts("/asl fire units:C leader:Q drm:-1")[0]
+    assert "Final DR 6" in unknown and "no leadership DRM for Q (record his counter" in unknown
+
+
+async def test_a14_1_the_sniper_activation_number_flags_the_rolls_that_activate_it(
+    tmp_path: Path,
+) -> None:
+    """A14.1 (VASL dice-bot parity, issue 24): "A player is subject to Sniper attack … whenever
+    he makes a TH, MC, TC, non-OBA IFT … Original DR … equal to the enemy SAN"; "If a SAN is
+    (reduced to) < 2 … that side may make no (further) Sniper attacks"; "A SAN is never > 7, or
+    subject to increase"."""
+    played = await play(
+        tmp_path,
+        TABLE
+        + """
+        /asl san side:Allied san:4
+        /asl san side:Axis san:1
+        /asl unit add name:A side:Axis kind:squad
+        /asl unit add name:C side:Axis kind:crew
+        /asl weapon add name:PaK side:Axis kind:gun owner:C
+        @bob /asl unit add name:R side:Allied kind:squad
+        /asl phase side:Axis phase:pfph
+        /asl fire units:A
+        /asl tohit gun:PaK
+        /asl phase
+        /asl phase
+        @bob /asl fire units:R range:1
+        /asl san side:Allied san:5
+        /asl san side:Allied san:5 correction:true
+        /game status
+        """,
+        dice="1,3,2,2,1,1",
+    )
+    fire = played.reply("/asl fire units:A")
+    assert dict(fire["facts"])["Sniper (Allied)"] == "activated"
+    assert "A14.1" in [step["rule"] for step in fire["steps"]]
+    assert dict(played.reply("/asl tohit gun:PaK")["facts"])["Sniper (Allied)"] == "activated"
+    assert "Sniper (Axis)" not in played.facts("@bob /asl fire units:R range:1")  # SAN 1
+    assert played.refused("/asl san side:Allied san:5")[1] == "A14.1"
+    assert played.reply("/asl san side:Allied san:5 correction:true")
+    status = "\n".join(f"{k}: {v}" for k, v in played.reply("/game status")["fields"])
+    assert "SAN 5" in status
+
+
+async def test_a14_1_the_preview_gives_the_chance_of_activating_the_enemy_sniper(
+    tmp_path: Path,
+) -> None:
+    played = await play(
+        tmp_path,
+        TABLE
+        + """
+        /asl san side:Allied san:3
+        /asl unit add name:A side:Axis kind:squad
+        /asl phase side:Axis phase:pfph
+        /asl fire units:A preview:true
+        """,
+    )
+    fields = dict(played.reply("/asl fire units:A preview:true")["fields"])
+    assert "the Allied Sniper is activated (DR = their SAN): 1/18" in fields["Nothing bad happens"]

@@ -65,10 +65,10 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from rules_core.dice import Dice
+from rules_core.dice import Dice, Roll
 from rules_core.errors import InvalidInput, explain_validation_error
 from rules_core.odds import exact_odds
-from rules_core.outcome import Fact, Outcome
+from rules_core.outcome import Fact, Outcome, Step
 from rules_core.scenario import SETUP_ACTION, Setup, parse_setup, run_setup, setup_sides
 
 S = TypeVar("S", bound=BaseModel)
@@ -191,6 +191,13 @@ class GameSystem(ABC, Generic[S, A]):
         """A player's summary of the odds as named blocks of lines, when listing every whole
         result would be too long; ``None`` (the default) lists :meth:`odds` instead."""
         return None
+
+    def roll_notes(
+        self, state: S, category: str, roll: Roll, held: Sequence[str]
+    ) -> tuple[Step, ...]:
+        """What the rules make of one roll of a ``/roll`` category, each note with its rule;
+        ``held`` are the sides whose seat the roller holds. None by default."""
+        return ()
 
     def odds(self, state: S, action: A) -> dict[tuple[Fact, ...], Fraction]:
         """Exact probability of each distinct outcome (by its facts); refuses illegal actions."""

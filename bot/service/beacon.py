@@ -23,7 +23,6 @@ from bot.table import commands as gc
 from rules_core.errors import InvalidInput
 from rules_core.outcome import Step
 from rules_core.roll import parse_expression, roll_expression
-from rules_core.roll_categories import notes as roll_notes
 
 
 def refuse_while_pending(row: GameRow) -> None:
@@ -166,8 +165,13 @@ async def resolve_declaration(
             }
             category = str(declared.get("category", ""))
             notes: tuple[Step, ...] = ()
-            if row.system == "asl" and category:
-                notes = tuple(n for r in result.rolls for n in roll_notes(category, r))
+            if category:
+                held = declared["sides"]
+                notes = tuple(
+                    n
+                    for r in result.rolls
+                    for n in live.system.roll_notes(live.state, category, r, held)
+                )
             if category:
                 data["category"] = category
             if expression.repeat > 1:

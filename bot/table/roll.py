@@ -17,7 +17,6 @@ from rules_core.errors import InvalidInput
 from rules_core.outcome import Step
 from rules_core.roll import DiceExpression, parse_expression, pool_odds, roll_expression
 from rules_core.roll_categories import category_named, default_dice
-from rules_core.roll_categories import notes as roll_notes
 
 ROLL_ODDS_LIMIT = 50_000
 """A ``/roll`` preview lists at most this many dice sequences' worth of outcomes."""
@@ -101,8 +100,12 @@ def roll(core: Core, live: Live, actor: Actor, command: gc.RollDice) -> Change:
     with core.script_rollback():
         result = roll_expression(expression, dice, reason=command.reason, category=category)
     notes: tuple[Step, ...] = ()
-    if live.row.system == "asl" and category:
-        notes = tuple(n for roll in result.rolls for n in roll_notes(category, roll))
+    if category:
+        notes = tuple(
+            n
+            for roll in result.rolls
+            for n in live.system.roll_notes(live.state, category, roll, held)
+        )
     data: dict[str, Any] = {
         "expression": expression.text(),
         "reason": command.reason,

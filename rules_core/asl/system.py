@@ -51,12 +51,14 @@ from rules_core.asl.setup import (
     set_san,
     set_unit,
 )
+from rules_core.asl.sniper import sniper_notes
 from rules_core.asl.state import PHASE_NAMES, AslConfig, AslState, Side
 from rules_core.asl.tohit import resolve_tohit
 from rules_core.asl.weapons import destroy_weapon, dismantle, random_destruction
-from rules_core.dice import Dice
+from rules_core.dice import Dice, Roll
 from rules_core.errors import InvalidInput
-from rules_core.outcome import Fact, Outcome
+from rules_core.outcome import Fact, Outcome, Step
+from rules_core.roll_categories import notes as category_notes
 from rules_core.system import GameSystem
 
 DEFAULT_NATIONALITY: dict[str, str] = {
@@ -292,6 +294,21 @@ class AslSystem(GameSystem[AslState, AslAction]):
         )
         lines.extend(f"{label}: {', '.join(names)}" for label, names in groups if names)
         return lines
+
+    def roll_notes(
+        self, state: AslState, category: str, roll: Roll, held: Sequence[str]
+    ) -> tuple[Step, ...]:
+        """An Original DR's meaning by the rules (A7.9, A15.1, A10.31, C3.7) and the enemy Sniper
+        it activates (A14.1), for a ``/roll`` of that category by a player holding ``held``.
+
+        >>> from rules_core.asl.actions import SetSan
+        >>> from rules_core.asl.examples import build_state
+        >>> state = build_state([SetSan(side="Axis", san=2)])
+        >>> two = Roll(label="MC DR", kind="DR", sides=6, faces=(1, 1))
+        >>> [n.rule for n in SYSTEM.roll_notes(state, "MC", two, ["Allied"])]
+        ['A15.1', 'A14.1']
+        """
+        return category_notes(category, roll) + sniper_notes(state, category, roll, held)
 
     def odds(self, state: AslState, action: AslAction) -> dict[tuple[Fact, ...], Fraction]:
         """Exact odds; IFT attacks use the fast exact enumeration of :func:`fire_odds`.

@@ -367,6 +367,12 @@ def _weapon_options(
             raise IllegalAction(
                 f"{option} is {whose}; {action.name.strip()} is a {action.kind}.", rule=rule
             )
+    if action.repair is not None and not action.repairable:
+        raise IllegalAction(
+            f"{action.name.strip()} has no repair number (repairable:false), so "
+            f"repair:{action.repair} cannot apply; give one or the other.",
+            rule="A9.72",
+        )
     if action.dm:
         _check_dm(state, action, side, captured)
 

@@ -28,6 +28,8 @@ REFUSED_OPTIONS = [
     ("/asl weapon add name:X side:Axis kind:sw_mg status:disabled", "D3.7"),
     ("/asl weapon add name:X side:Axis kind:gun status:eliminated", "D3.7"),
     ("/asl weapon add name:X side:Axis kind:sw_mg correction:true", "A9.7"),
+    # found by trying it: R3 was listed for a weapon added as having no repair number
+    ("/asl weapon add name:X side:Axis kind:sw_mg repairable:false repair:3", "A9.72"),
     ("/asl unit add name:X side:Axis kind:leader replaced-by:8-0", "A19.13"),
     ("/asl unit add name:X side:Axis kind:leader smoke:2", "A24.1"),
     ("/asl unit set name:A status:eliminated quality:4-4-7", "A19.13"),

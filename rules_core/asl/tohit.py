@@ -181,8 +181,8 @@ def _check_to_kill(gun: Weapon, owner: Unit | None, helper: Unit | None, action:
     a pinned firer."""
     if not gun.is_mg:
         raise IllegalAction(
-            f"to-kill is a MG's AFV To Kill attack; {gun.name} is not a MG (a Gun's hit is "
-            "followed by its To Kill DR anyway).",
+            f"to-kill is a MG's AFV To Kill attack; {gun.name} is not a MG (the hit of a Gun, "
+            "PSK or ATR is followed by its To Kill DR anyway).",
             rule="A9.61",
         )
     need_range(action.range, "a MG To Kill attack (within Normal Range)")

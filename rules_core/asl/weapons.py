@@ -88,7 +88,8 @@ def destroy_weapon(state: AslState, action: DestroyWeapon) -> Outcome[AslState]:
     steps.append(
         Step(
             rule="A9.73",
-            text=f"{weapon.possessor} {verb} {weapon.name} instead of firing it (a use of the SW)",
+            text=f"{weapon.possessor} {verb} {weapon.name} instead of firing it (a use of the "
+            f"{'Gun' if weapon.kind == 'gun' else 'SW'})",
         )
     )
     return Outcome[AslState](state=new, steps=tuple(steps), facts=((weapon.name, status),))

@@ -247,3 +247,25 @@ async def test_fb16_52_ovr_prevention_is_fire_in_the_enemys_mph(tmp_path: Path) 
     assert rule == "FB16.52" and "Movement Phase" in error
     allowed = played.number("/asl tohit gun:PaK intensive:true ovr-prevention:true", 2)
     assert played.rules(allowed)[:3] == ["C3", "C5.6", "FB16.52"]
+
+
+async def test_a9_73_a_gun_destroyed_instead_of_firing_is_a_use_of_the_gun(tmp_path: Path) -> None:
+    """A9.73: "A SW/Gun may be destroyed or deliberately malfunctioned (instead of firing it)";
+    the reply said "a use of the SW" for a Gun as well."""
+    played = await play(
+        tmp_path,
+        TABLE
+        + """
+        /asl unit add name:C side:Axis kind:crew
+        /asl unit add name:A side:Axis kind:squad
+        /asl weapon add name:PaK side:Axis kind:gun owner:C
+        /asl weapon add name:LMG side:Axis kind:sw_mg rof:1 owner:A
+        /asl phase side:Axis phase:pfph
+        /asl weapon destroy name:PaK
+        /asl weapon destroy name:LMG
+        """,
+    )
+    assert played.texts("/asl weapon destroy name:PaK")[-1] == (
+        "A9.73: C destroys PaK instead of firing it (a use of the Gun)"
+    )
+    assert played.texts("/asl weapon destroy name:LMG")[-1].endswith("(a use of the SW)")

@@ -236,6 +236,11 @@ _TITLES: dict[str, Callable[[Mapping[str, Any]], str]] = {
 """The title of each table command's entry."""
 
 
+def table_title(entry: Mapping[str, Any]) -> str:
+    """The title of a table command's entry (``bob takes the Axis seat``)."""
+    return _TITLES[entry["kind"]](entry)
+
+
 def _table_reply(entry: Mapping[str, Any], row: GameRow, base: dict[str, Any]) -> Reply:
     """The reply of a table command's entry: its title, and the seeds, commitments, phrase or
     proposed set-up it shows."""

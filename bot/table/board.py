@@ -25,7 +25,7 @@ from bot.service.permissions import require_player
 from bot.service.replies import proposal_text
 from bot.storage import BoardRow, GameRow
 from bot.table import commands as gc
-from bot.table.reads import _summary, listing
+from bot.table.reads import entry_line, listing
 from bot.table.reminders import clock_status
 
 BOARD_ENTRIES = 5
@@ -157,7 +157,7 @@ async def board_reply(core: Core, row: GameRow, place: Place) -> Reply:
     voided = set(row.table["voided"])
     lines = []
     for entry in sorted(entries, key=lambda e: e.seq):
-        text = _summary(entry.data()) + (" (void)" if entry.seq in voided else "")
+        text = entry_line(entry.data()) + (" (void)" if entry.seq in voided else "")
         if len(text) > BOARD_ENTRY_CHARS:
             text = text[: BOARD_ENTRY_CHARS - 1] + "…"
         lines.append(f"#{entry.seq} {text}")

@@ -14,7 +14,7 @@ from bot.service.change import Live
 from bot.service.core import Core
 from bot.service.handlers import read
 from bot.service.options import command_path
-from bot.service.replies import declared_what, proposal_text
+from bot.service.replies import declared_what, proposal_text, table_title
 from bot.storage import GameRow
 from bot.table import commands as gc
 from bot.table.reminders import clock_status
@@ -48,14 +48,69 @@ CLOCK_SUMMARIES: dict[str, Callable[[Mapping[str, Any]], str]] = {
 """A line of the deadlines' entries in /game log and on the board."""
 
 
-def _summary(entry: Mapping[str, Any]) -> str:
+EFFECT_CHARS = 100
+"""An action's effect in a log line, when its rules gave no facts, is cut to this length."""
+
+
+def _cut(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters at a word, with an ellipsis.
+
+    >>> _cut("Rally Phase of Allied — Player Turn 1 begins", 20)
+    'Rally Phase of…'
+    """
+    if len(text) <= limit:
+        return text
+    return text[: limit - 1].rsplit(" ", 1)[0].rstrip(" ,;:—") + "…"
+
+
+_EFFECTS: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "game.new": lambda e: f"{e['system']} game: {', '.join(e['sides'])}",
+    "game.seat": lambda e: f"{e['side']} seat: {e['player']['name']}",
+    "game.referee.add": lambda e: f"{e['user']['name']} is a referee",
+    "game.referee.remove": lambda e: f"{e['user']['name']} is no longer a referee",
+    "game.seed": lambda e: "a seed phrase joins the players' seeds",
+    "game.rotate": lambda e: (
+        f"epoch {e['revealed_epoch']}'s seed revealed, epoch {e['next_epoch']} committed"
+    ),
+    "game.notices": lambda e: f"turn notices {'on' if e['on'] else 'off'}",
+    "game.result": lambda e: (
+        f"{e['scenario']}: "
+        + ("a draw" if e["winner"] == "draw" else f"{e['winner']} wins")
+        + f" ({e['attacker']} attacked)"
+    ),
+    "game.end": lambda e: "game over, dice seed revealed",
+}
+"""What a table command's entry did, in a few words (``/game log``, the board)."""
+
+
+def _action_effect(entry: Mapping[str, Any]) -> str:
+    """A system action's effect: its facts, as its reply gives them after the arrow, or (an
+    action whose rules give none, such as set-up or a phase) its first step, cut short, with
+    an ellipsis when the reply says more."""
+    outcome = entry["outcome"]
+    facts = "; ".join(f"{a} {b}" for a, b in outcome["facts"])
+    if facts or not outcome["steps"]:
+        return facts
+    first = _cut(outcome["steps"][0]["text"], EFFECT_CHARS)
+    return first if len(outcome["steps"]) == 1 or first.endswith("…") else f"{first} …"
+
+
+def entry_line(entry: Mapping[str, Any]) -> str:
+    """One log entry in a line: who, the command, and what it did.
+
+    >>> entry_line({"kind": "game.notices", "by": {"name": "bob"}, "on": False})
+    'bob: /game notices → turn notices off'
+    """
     kind = entry["kind"]
     who = entry["by"]["name"]
     if kind == "action":
-        facts = "; ".join(f"{a} {b}" for a, b in entry["outcome"]["facts"])
+        effect = _action_effect(entry)
         dice = " ".join(f"#{d['seq']}={d['face']}" for d in entry["dice"])
+        agreed = entry.get("agreed")
+        confirmed = f" (proposal #{agreed['proposal']} confirmed)" if agreed else ""
         text = f"{who}: {command_path(entry['action']['action'])}"
-        return text + (f" → {facts}" if facts else "") + (f" [{dice}]" if dice else "")
+        text += f" → {effect}" if effect else ""
+        return text + confirmed + (f" [{dice}]" if dice else "")
     if kind == "roll":
         dice = " ".join(f"#{d['seq']}={d['face']}" for d in entry["dice"])
         category = f"{entry['category']} " if entry.get("category") else ""
@@ -72,13 +127,14 @@ def _summary(entry: Mapping[str, Any]) -> str:
     if kind == "declared":
         return f"{who}: {declared_what(entry)} declared for beacon round {entry['round']}"
     if kind == "resolved":
-        inner = _summary({**entry, "kind": entry["resolves"]})
+        inner = entry_line({**entry, "kind": entry["resolves"]})
         return f"{inner} (entry {entry['declared']}, beacon round {entry['beacon']['round']})"
     if kind == "game.cancel":
         return f"{who}: cancel entry {entry['entry']} ({entry['reason']})"
     if kind in CLOCK_SUMMARIES:
         return f"{who}: {CLOCK_SUMMARIES[kind](entry)}"
-    return f"{who}: {command_path(kind)}"
+    effect = _EFFECTS[kind](entry) if kind in _EFFECTS else table_title(entry)
+    return f"{who}: {command_path(kind)} → {effect}"
 
 
 def sealed_status(notes: Mapping[str, Any]) -> str:
@@ -167,7 +223,7 @@ async def log(core: Core, place: Place, actor: Actor, command: gc.GameLog) -> Re
     page: list[tuple[int, str]] = []
     size = 0
     for entry in reversed(asked):
-        text = _summary(entry.data()) + (" (void)" if entry.seq in voided else "")
+        text = entry_line(entry.data()) + (" (void)" if entry.seq in voided else "")
         if len(text) > LOG_ENTRY_CHARS:
             text = text[: LOG_ENTRY_CHARS - 1] + "…"
         if len(page) == LOG_PAGE or size + len(text) + 8 > LOG_PAGE_CHARS:

@@ -62,7 +62,7 @@ def test_a_proposal_is_declined_by_the_other_side_or_withdrawn_and_stays_refused
         "  #8: bob: proposes /asl level level:2 side:Axis",
         "  #9: you: declines proposal 8",
         "  #10: bob: proposes /asl level level:2 side:Axis",
-        "  #11: alice: /asl level",
+        "  #11: alice: /asl level → Axis: Ammunition Shortage level 2 (proposal #10 confirmed)",
     ]
     assert "Waiting for confirmation" not in out[out.index("(active)") :]
     assert "Axis: Ammunition Shortage level 2" in out

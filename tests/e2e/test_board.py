@@ -67,7 +67,7 @@ async def test_the_board_is_posted_pinned_and_edited_after_an_action(
     assert board["embeds"][0]["title"] == BOARD_TITLE
     assert discord.pinned(channel) == [board]
     assert field(board, "Seats") == "Axis: alice · Allied: bob"
-    assert "#3 bob: /game seat" in field(board, "Last entries")
+    assert "#3 bob: /game seat → Allied seat: bob" in field(board, "Last entries")
     await answer(discord, ["asl", "phase"], {"side": "Axis", "phase": "rph"}, user="ref",
                  channel=channel)  # fmt: skip
     edit = await discord.wait_for_event(channel, "edit")

@@ -30,9 +30,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-ACTION_KINDS = frozenset(
-    {"action", "roll", "game.propose", "game.decline", "game.dispute", "declared"}
-)
+ACTION_KINDS = frozenset({"action", "roll", "game.propose", "game.decline", "declared"})
 """The log entries that are a player's move (docs/guide/TABLE.md, "Response times")."""
 
 

@@ -64,14 +64,13 @@ ASL_RESET: list[Command] = [
       for path, options in ASL_FORCES],
 ]  # fmt: skip
 """Puts the Fire Group back as set up, as the rules allow since the Player Turn is refereed: the
-game's creator (a referee) begins a new Axis Player Turn (a correction to its Rally Phase, so no
-unit or MG carries this Player Turn's fire, A3/A9.2), goes on to the Prep Fire Phase, and resets
-what fire may have done to units and MGs (broken, pinned, malfunctioned, Low Ammo, fire markers;
-a referee's ``correction:true`` for the MGs, A9.7)."""
+game's creator (a referee without a seat) begins a new Axis Player Turn (a correction to its
+Rally Phase, so no unit or MG carries this Player Turn's fire, A3/A9.2), goes on to the Prep
+Fire Phase, and resets what fire may have done to units and MGs (broken, pinned, malfunctioned,
+Low Ammo, fire markers; a referee's ``correction:true`` for the MGs, A9.7)."""
 ASL_FIRE: Command = (["asl", "fire"], {"weapons": "HMG, LMG", "units": "A, B"})
-ASL_SETUP: list[Command] = [
+ASL_SETUP: list[Command] = [  # the creator holds no seat: a referee who acts for every side
     (["game", "new"], {"system": "asl", "title": "bench"}),
-    (["game", "seat"], {"side": "Axis"}),
     (["asl", "level"], {"side": "Axis", "level": 4}),
     *ASL_FORCES,
     (["asl", "phase"], {"phase": "pfph", "side": "Axis"}),
@@ -86,9 +85,8 @@ OCS_SETUP: list[Command] = [
                               "hex": "12.05"}),
 ]  # fmt: skip
 OCS_ATTACK: Command = (["ocs", "attack"], {"attackers": "1/5 Pz, 2/5 Pz", "dump": "12.05"})
-CWB_SETUP: list[Command] = [
+CWB_SETUP: list[Command] = [  # the creator holds no seat: /cwb params concerns both sides
     (["game", "new"], {"system": "cwb"}),
-    (["game", "seat"], {"side": "Union"}),
     (["cwb", "params"], {"ammo-loss": 30}),
     (["cwb", "unit", "add"], {"name": "1st Minnesota", "side": "Union", "men": 262, "hex": "5,5"}),
 ]

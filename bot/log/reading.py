@@ -161,6 +161,16 @@ def is_note(v: Any) -> bool:
     )  # fmt: skip
 
 
+def is_result(v: Any) -> bool:
+    """A result as a dispute or a ruling records it: the winner, scenario, attacker, tournament
+    and round."""
+    return (
+        type(v) is dict and all(is_str(v.get(k)) for k in ("winner", "scenario", "attacker",
+                                                           "tournament"))
+        and is_int(v.get("round")) and len(v) == 5
+    )  # fmt: skip
+
+
 _CLOCK_TIME = re.compile(r"\d\d?:\d\d")
 
 
@@ -213,6 +223,8 @@ SHAPES: dict[str, dict[str, Any]] = {
     "game.void": {"entry": is_int, "reason": is_str},
     "game.propose": {"command": is_command, "sides": is_names, "needs": is_names},
     "game.decline": {"entry": is_int, "reason": is_str},
+    "game.dispute": {"entry": is_int, "reason": is_str, "result": is_result},
+    "game.ruling": {"entry": is_int, "matter": is_str, "decision": is_str, "reason": is_str},
     "game.cancel": {"entry": is_int, "round": is_int, "reason": is_str},
     "game.seal": {"commitment": is_hex64, "held": lambda v: type(v) is bool},
     "game.reveal": {"entry": is_int, "text": is_str, "salt": lambda v: is_hex(v, 32)},
@@ -241,6 +253,7 @@ OPTIONAL: dict[str, Any] = {
     "notes": lambda v: type(v) is list, "withdrawn": lambda v: type(v) is bool,
     "referee_only": is_names,
     "revealed_notes": lambda v: type(v) is list and all(is_note(n) for n in v),
+    "settled": lambda v: v in ("agreed", "conceded", "referee"), "result": is_result,
     "clock": is_clock,
 }  # fmt: skip
 
@@ -289,7 +302,8 @@ TEXT_LIMITS = {
     ("resolved", "reason"): (0, 100),
     ("game.void", "reason"): (1, 200), ("game.decline", "reason"): (0, 200),
     ("game.cancel", "reason"): (1, 200), ("game.result", "scenario"): (1, 20),
-    ("game.result", "tournament"): (0, 40), ("game.reveal", "text"): (0, 1000),
+    ("game.result", "tournament"): (0, 40), ("game.dispute", "reason"): (0, 200),
+    ("game.ruling", "reason"): (1, 200), ("game.reveal", "text"): (0, 1000),
     ("game.pause", "reason"): (0, 200), ("game.claim", "reason"): (0, 200),
     ("game.forfeit", "reason"): (1, 200),
 }  # fmt: skip

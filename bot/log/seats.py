@@ -10,6 +10,14 @@ from typing import Any
 from bot.log.deadlines import CLOCK_KINDS, ClockCheck
 from bot.log.reading import Mismatch
 
+NO_ONE_ALONE = 2
+"""From this entry version on, nobody holding a seat acts alone for another side (docs/TRUST.md):
+a referee who plays acts for the other side, reseats, names referees, voids and ends the game
+only by a proposal the other side's player (or a referee without a seat) confirms; a result is
+confirmed by the other side, conceded by the loser or recorded by a referee without a seat; a
+dispute is ruled on only by a referee without a seat. Older entries are checked as the bot then
+allowed: a referee acted for every side."""
+
 
 def note_commitment(salt: str, text: str) -> str:
     """A sealed note's commitment: SHA-256 of ``salt + "\\n" + text`` (UTF-8), in hex."""
@@ -35,6 +43,8 @@ class Table:
         """Each action, roll and void: whether its declarer (or the proposer it carries out)
         refereed, and the sides they held — for ``referee verify`` to check against the sides
         it recomputes."""
+        self.matters: dict[int, dict[str, Any]] = {}
+        """Disputes waiting for a referee's ruling, by the entry that raised them."""
         self.seals: dict[int, dict[str, Any]] = {}
         """Sealed notes by entry: who sealed each, its commitment, whether the bot holds its text,
         whether it was revealed."""
@@ -47,23 +57,37 @@ class Table:
     def referee(self, by: dict[str, Any]) -> bool:
         return by["id"] in self.referees or bool(by.get("server_referee"))
 
+    def free(self, by: dict[str, Any]) -> bool:
+        """A referee who holds no seat: nobody's opponent."""
+        return self.referee(by) and not self.held(by["id"])
+
     def agreed(self, entry: dict[str, Any], kind: Any, agreed: dict[str, Any]) -> None:
         """An entry carrying out a proposal: it must name a proposal still waiting, by its
-        proposer, for exactly this command, and be confirmed by someone else."""
+        proposer, for exactly this command, and be confirmed by someone else (from entry
+        version NO_ONE_ALONE on: a referee without a seat, or the player of a side the proposal
+        waits for)."""
         seq = entry["seq"]
         proposal = self.proposals.pop(agreed["proposal"], None)
         if proposal is None or proposal["by"] != agreed["proposed_by"]["id"]:
             raise Mismatch(seq, f"carries out proposal {agreed['proposal']}, which is not one")
         if entry["by"]["id"] == proposal["by"]:
             raise Mismatch(seq, "is confirmed by its own proposer")
+        command = proposal["command"]
         if kind == "action":
-            done = entry["action"]
-        elif "command" in entry:  # a table command carried out as proposed (a deadline, a pause)
-            done = entry["command"]
-        else:
-            done = {"action": "game.void", "entry": entry["entry"], "reason": entry["reason"]}
-        if done != proposal["command"]:
+            same = entry["action"] == command
+        elif "command" in entry:  # a deadlines' command carried out as proposed: logged whole
+            same = entry["command"] == command
+        else:  # a table command: the entry records each of its options
+            same = command.get("action") == kind and all(
+                entry.get(key) == value for key, value in command.items() if key != "action"
+            )
+        if not same:
             raise Mismatch(seq, f"does something else than proposal {agreed['proposal']}")
+        if entry["v"] >= NO_ONE_ALONE and not (
+            self.free(entry["by"]) or self.held(entry["by"]["id"]) & set(proposal["needs"])
+        ):
+            raise Mismatch(seq, f"{entry['by']['name']} may not confirm proposal "
+                           f"{agreed['proposal']}: not the other side's player")  # fmt: skip
 
     def check(self, entry: dict[str, Any]) -> None:
         """Refuse an entry its ``by`` could not have declared; then apply it to the table."""
@@ -74,6 +98,8 @@ class Table:
         )
         who, referee = by["id"], self.referee(by)
         held = self.held(who)
+        strict = entry["v"] >= NO_ONE_ALONE
+        free = referee and not held  # a referee without a seat: nobody's opponent
         if by.get("server_referee"):
             self.server_referees += 1
         agreed = entry.get("agreed")
@@ -82,17 +108,26 @@ class Table:
                 self.agreed(entry, kind, agreed)
             held |= self.held(agreed["proposed_by"]["id"])
             referee = referee or self.referee(agreed["proposed_by"])
+        every_side = referee  # who acts for every side: a referee (in entries of version 1)
+        if strict:
+            self.strictly(entry, kind, held, free=free, agreed=agreed is not None)
+            # a referee without a seat, or one who plays with the other side's agreement
+            every_side = free or (agreed is not None and referee)
         if kind in ("action", "roll", "game.void"):
-            self.could[seq] = (referee, frozenset(held))
+            self.could[seq] = (every_side, frozenset(held))
         if kind == "action":
-            self.action(entry, referee, held)
+            self.action(entry, every_side, held)
         elif kind in ("roll", "game.seed", "game.propose", "game.notices", "game.result",
                       "game.seal"):  # fmt: skip
             self.player_entry(entry, kind, referee, held)
         elif kind == "game.reveal":
             self.reveal(entry, entry["entry"], entry["text"], entry["salt"])
         elif kind == "game.decline":
-            self.decline(entry, referee, held)
+            self.decline(entry, every_side, held)
+        elif kind == "game.dispute" and strict:
+            self.dispute(entry, held)
+        elif kind == "game.ruling" and strict:
+            self.ruling(entry)
         elif kind == "game.seat":
             self.seat(entry, referee)
         elif kind in ("game.referee.add", "game.referee.remove", "game.rotate", "game.end",
@@ -115,8 +150,96 @@ class Table:
             raise Mismatch(seq, f"is of an unknown kind {kind!r}")
         self.clock.see(entry)
         self.kinds[seq] = logged_kind if logged_kind == "declared" else kind
-        if self.kinds[seq] in ("action", "roll"):
+        if self.kinds[seq] in ("action", "roll", "declared"):
             self.entry_sides[seq] = list(entry.get("sides", self.sides))
+
+    def strictly(
+        self, entry: dict[str, Any], kind: Any, held: set[str], *, free: bool, agreed: bool
+    ) -> None:
+        """What entries of version NO_ONE_ALONE or later add: a result says how it was settled,
+        a proposal waits for sides its proposer does not hold, and whoever holds a seat does
+        nothing alone for another side."""
+        seq = entry["seq"]
+        if kind == "game.result":
+            expected = "agreed" if agreed else "referee" if free else "conceded"
+            if entry.get("settled") != expected:
+                raise Mismatch(seq, f"says the result was settled {entry.get('settled')!r}; "
+                               f"it was {expected!r}")  # fmt: skip
+        if kind == "game.propose" and set(entry["needs"]) & held:
+            raise Mismatch(seq, "a proposal waiting for a side its proposer holds")
+        if not free and not agreed:
+            self.alone(entry, kind, held)
+
+    def alone(self, entry: dict[str, Any], kind: Any, held: set[str]) -> None:
+        """What someone holding a seat (a player, or a referee who plays) may not do alone:
+        act for a side they do not hold, give a referee's option, reseat another player, name
+        or remove another referee, void, end the game, cancel the other side's declaration,
+        record a result they do not concede."""
+        seq, by = entry["seq"], entry["by"]
+        who = by["id"]
+        if not self.referee(by) and kind != "game.result":
+            return  # a player's other entries are checked as they always were
+        problem = None
+        if kind == "action" and entry.get("referee_only"):
+            problem = "gives a referee's option while holding a seat, without agreement"
+        elif kind == "action":
+            sides = entry.get("sides", [entry["side"]] if entry.get("side") else [])
+            if not set(sides) <= held:
+                problem = f"acts for {', '.join(sorted(set(sides) - held))} alone"
+        elif kind == "game.seat":
+            holder = self.seats.get(entry["side"])
+            if holder not in (None, who, entry["player"]["id"]):
+                problem = f"takes the {entry['side']} seat from its player alone"
+        elif kind in ("game.referee.add", "game.referee.remove", "game.end") and all(
+            player in (None, who) for player in self.seats.values()
+        ):
+            return  # nobody else holds a seat: no other side's player to agree
+        elif kind == "game.referee.add" or (
+            kind == "game.referee.remove" and entry["user"]["id"] != who
+        ):
+            problem = "names or removes a referee alone"
+        elif kind in ("game.void", "game.end"):
+            problem = f"{'voids an entry' if kind == 'game.void' else 'ends the game'} alone"
+        elif kind == "game.cancel":
+            if not set(self.entry_sides.get(entry["entry"], self.sides)) <= held:
+                problem = "cancels the other side's declaration"
+        elif kind == "game.result":
+            winner, settled = entry.get("winner"), entry.get("settled")
+            conceded = settled == "conceded" and winner != "draw" and winner not in held
+            if not (conceded and held):
+                problem = "records a result without the other side's confirmation"
+        if problem is not None:
+            raise Mismatch(seq, f"{by['name']} {problem} (a referee without a seat, or the other "
+                           "side's confirmation, is needed)")  # fmt: skip
+
+    def dispute(self, entry: dict[str, Any], held: set[str]) -> None:
+        """The other side's player refuses a proposed result: a matter for a referee."""
+        seq = entry["seq"]
+        proposal = self.proposals.pop(entry["entry"], None)
+        if proposal is None or proposal["command"].get("action") != "game.result":
+            raise Mismatch(seq, f"disputes entry {entry['entry']}, not a proposed result")
+        if not held & set(proposal["needs"]):
+            raise Mismatch(seq, f"{entry['by']['name']} is not the other side's player")
+        result = {k: v for k, v in proposal["command"].items() if k != "action"}
+        if entry["result"] != result:
+            raise Mismatch(seq, "disputes another result than the one proposed")
+        self.matters[seq] = {"kind": "result", "result": result}
+
+    def ruling(self, entry: dict[str, Any]) -> None:
+        """A referee without a seat rules on a waiting dispute."""
+        seq, by = entry["seq"], entry["by"]
+        if not self.referee(by):
+            raise Mismatch(seq, f"{by['name']} rules but is not a referee")
+        if self.held(by["id"]):
+            raise Mismatch(seq, f"{by['name']} rules while holding the "
+                           f"{' and '.join(sorted(self.held(by['id'])))} seat")  # fmt: skip
+        matter = self.matters.pop(entry["entry"], None)
+        if matter is None or entry["matter"] != matter["kind"]:
+            raise Mismatch(seq, f"rules on entry {entry['entry']}, which waits for no ruling")
+        if entry["decision"] not in ("grant", "refuse"):
+            raise Mismatch(seq, f"decides {entry['decision']!r}, neither grant nor refuse")
+        if matter["kind"] == "result" and entry.get("result") != matter["result"]:
+            raise Mismatch(seq, "rules on another result than the one disputed")
 
     def reveal(self, entry: dict[str, Any], target: int, text: str, salt: str) -> None:
         """A sealed note revealed once, by its sealer (or by the bot at the end), its text and

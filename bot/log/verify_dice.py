@@ -208,6 +208,8 @@ class Checker:
         self.rounds = 0
         self.interactions: set[str] = set()
         self.last_at = ""
+        self.version = 1
+        """The last entry's version: versions never go down (an entry cannot claim older rules)."""
         """The last entry's time: in the one format ``at`` may take, text order is time order."""
         self.unproven: set[int] = set()
         """Entries holding dice of a seed not revealed yet: they prove nothing yet."""
@@ -250,6 +252,9 @@ class Checker:
         if entry["interaction"] in self.interactions:
             raise Mismatch(seq, f"repeats the interaction id {entry['interaction']!r}")
         self.interactions.add(entry["interaction"])
+        if entry["v"] < self.version:
+            raise Mismatch(seq, f"is of version {entry['v']} after one of version {self.version}")
+        self.version = entry["v"]
         if entry["v"] >= 2:
             check_texts(entry, seq)
 

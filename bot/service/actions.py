@@ -19,7 +19,12 @@ from bot.service.change import Change, Live, copy_table
 from bot.service.core import Core, check_system
 from bot.service.handlers import Write
 from bot.service.options import command_path
-from bot.service.permissions import permit, referee_only_options, sides_as_spelled
+from bot.service.permissions import (
+    permit,
+    playing_referee,
+    referee_only_options,
+    sides_as_spelled,
+)
 from bot.service.replies import odds_lines
 from rules_core.dice import ScriptedDice
 from rules_core.errors import InvalidInput
@@ -28,14 +33,20 @@ from rules_core.odds import OddsTooLarge
 
 def act(core: Core, live: Live, actor: Actor, action: BaseModel) -> Change:
     """A system action: run it, or — when it concerns a side the actor does not hold and is
-    set-up or names nothing of any side — propose it to that side."""
+    set-up or names nothing of any side, or the actor is a referee who plays — propose it to
+    that side."""
     check_system(live, action)
     action = sides_as_spelled(live.row.table["sides"], action)
     concerned, missing = permit(live, actor, action)
     if missing:
         # set-up, and what names nothing of any side (the game's first phase), concern
-        # both sides: a player proposes it, the other confirms
-        if getattr(type(action), "setup", False) or not live.system.named_sides(live.state, action):
+        # both sides: a player proposes it, the other confirms; a referee who plays acts for
+        # the other side only so (docs/TRUST.md)
+        if (
+            getattr(type(action), "setup", False)
+            or not live.system.named_sides(live.state, action)
+            or playing_referee(live.row, actor)
+        ):
             return propose(live, actor, action, concerned, missing)
         seats = " and ".join(missing)
         raise NotYourSide(

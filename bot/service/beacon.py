@@ -11,13 +11,13 @@ from pydantic import BaseModel
 from bot.dice.beacon.chain import Beacon, ChainInfo, round_time
 from bot.dice.beacon.games import BeaconNotConfigured, DeclarationWaiting
 from bot.dice.game_dice import GameDice
-from bot.errors import BadCommand, NoGameHere
+from bot.errors import BadCommand, NoGameHere, NotYourSide
 from bot.log.gamelog import outcome_json
 from bot.models import Actor, Place, Reply
 from bot.service.change import Change, Live, Shown, copy_table
 from bot.service.core import Core
 from bot.service.handlers import write
-from bot.service.permissions import require_referee
+from bot.service.permissions import free_hand, missing_sides, require_referee
 from bot.storage import GameRow
 from bot.table import commands as gc
 from rules_core.errors import InvalidInput
@@ -71,7 +71,7 @@ def declare(core: Core, live: Live, data: dict[str, Any]) -> Change:
     chain = ChainInfo.from_json(live.row.table["beacon"])
     r = core.beacon.target_round(chain)
     table = copy_table(live.row.table)
-    table["pending"] = {"seq": live.row.head_seq + 1, "round": r}
+    table["pending"] = {"seq": live.row.head_seq + 1, "round": r, "sides": data.get("sides", [])}
     due = datetime.fromtimestamp(round_time(chain, r), UTC).isoformat()
     return Change(kind="declared", data={**data, "round": r, "round_at": due}, table=table)
 
@@ -84,6 +84,13 @@ def cancel(core: Core, live: Live, actor: Actor, command: gc.GameCancel) -> Chan
     pending = row.table.get("pending")
     if not pending:
         raise InvalidInput("No declaration of this game is waiting for a beacon round.")
+    if not free_hand(row, actor):  # a referee who plays cancels only their own side's
+        missing = missing_sides(row, actor, pending.get("sides", row.table["sides"]))
+        if missing:
+            raise NotYourSide(
+                f"The declaration waiting concerns {' and '.join(missing)}; only a referee "
+                "without a seat may cancel it."
+            )
     table = copy_table(row.table)
     del table["pending"]
     return Change(

@@ -59,6 +59,8 @@ def copy_table(table: dict[str, Any]) -> dict[str, Any]:
         "proposals": list(table.get("proposals", ())),
         "voids": dict(table.get("voids", {})),
     }
+    if "awaiting_ruling" in table:  # disputes and claims waiting for a referee's ruling
+        copy["awaiting_ruling"] = list(table["awaiting_ruling"])
     if table.get("scripted"):
         copy["scripted"] = True
     return copy

@@ -113,6 +113,9 @@ class Core:
         """A channel's lock lives while a coroutine holds or awaits it, then goes away."""
         self.live: OrderedDict[tuple[int, int], Live] = OrderedDict()
         """The most recently used games (at most ``live_games``), least recent first."""
+        self.handlers: Mapping[type[BaseModel], Any] = {}
+        """The handler of every table command (set by the service): ``/game confirm`` and
+        ``/game decline`` carry out or refuse a proposed table command with its own."""
         self.after_commit: Callable[[Live], Awaitable[None]] | None = None
         """Called with the game after each entry of a game with a deadline (it plans the
         game's timers: ``bot/table/reminders.py``); a failure is logged, the entry stands."""

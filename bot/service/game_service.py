@@ -47,7 +47,9 @@ from bot.table import (
     new,
     reads,
     reminders,
+    results,
     roll,
+    rulings,
     sealed,
     setup,
     stats,
@@ -65,7 +67,22 @@ WRITE_ATTEMPTS = 50
 (each refusal means another writer made progress; PostgreSQL with several processes)."""
 
 HANDLERS: dict[type[BaseModel], Handler] = collect(
-    (proposals, beacon, board, deadlines, league, new, reads, roll, sealed, setup, stats, writes)
+    (
+        proposals,
+        beacon,
+        board,
+        deadlines,
+        league,
+        new,
+        reads,
+        results,
+        roll,
+        rulings,
+        sealed,
+        setup,
+        stats,
+        writes,
+    )
 )
 """The handler of every table command, from the modules that register them."""
 if set(HANDLERS) != set(TABLE_COMMANDS):  # a command declared without a handler, or the reverse
@@ -123,6 +140,7 @@ class GameService:
             dice_default=dice_default,
         )
         """What every handler is given (:class:`~bot.service.core.Core`)."""
+        self.core.handlers = HANDLERS
         if beacon is not None:
             self.core.resolver = Resolver(beacon, functools.partial(resolve_declaration, self.core))
         self.core.after_commit = functools.partial(reminders.replan, self.core)

@@ -35,6 +35,11 @@ from bot.service.core import Core
 
 Answer = Callable[[Core, Place, Actor, Any], Awaitable[Reply]]
 Decide = Callable[[Core, Live, Actor, Any], Change | Awaitable[Change]]
+Agreed = Callable[[Core, Live, Actor, Any, dict[str, Any]], Change | Awaitable[Change]]
+"""Carries out a confirmed proposal: ``(core, live, confirmer, command, agreed)``."""
+Disputed = Callable[[Core, Live, Actor, dict[str, Any], str], Change]
+"""The other side's refusal of a proposal as a dispute: ``(core, live, actor, proposal,
+reason)``."""
 Preview = Callable[[Core, Any], Reply]
 Begin = Callable[[Core, Place, Actor, str, Any], Awaitable[Reply]]
 
@@ -56,12 +61,18 @@ class Write:
     ``"wait"`` (the declaration resolves first: the state depends on it), ``"refuse"`` (refused
     at once) or ``"act"`` (``/game cancel``, which acts on it). ``preview`` answers the command
     with ``preview:true`` (exact odds; nothing rolled or logged) when it is not a system action.
+    ``agreed`` carries out a proposal of the command once the other side (or a referee without
+    a seat) confirms it (``/game confirm``): a command a referee who plays may only propose.
+    ``disputed``, if given, is what the other side's refusal of such a proposal is (``/game
+    decline`` of a proposed result: a dispute that a referee without a seat rules on).
     """
 
     model: type[BaseModel] | None
     decide: Decide
     pending: Literal["wait", "refuse", "act"] = "wait"
     preview: Preview | None = None
+    agreed: Agreed | None = None
+    disputed: Disputed | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -85,9 +96,11 @@ def write(
     *,
     pending: Literal["wait", "refuse", "act"] = "wait",
     preview: Preview | None = None,
+    agreed: Agreed | None = None,
+    disputed: Disputed | None = None,
 ) -> Callable[[Decide], Write]:
     """Register the decorated function as the decision of ``model``, a logged command."""
-    return lambda decide: Write(model, decide, pending, preview)
+    return lambda decide: Write(model, decide, pending, preview, agreed, disputed)
 
 
 def start(model: type[BaseModel]) -> Callable[[Begin], Start]:

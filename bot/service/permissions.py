@@ -108,19 +108,47 @@ def require_player(row: GameRow, actor: Actor) -> None:
 
 
 def free_hand(row: GameRow, actor: Actor) -> bool:
-    """A referee who holds no seat: the only one who may void an entry of any side alone."""
+    """A referee who holds no seat: nobody's opponent, so the only one who acts for every side
+    alone (docs/TRUST.md)."""
     return is_referee(row, actor) and not held_sides(row, actor)
+
+
+def playing_referee(row: GameRow, actor: Actor) -> bool:
+    """A referee who holds a seat: a player, who acts for another side only by a proposal."""
+    return is_referee(row, actor) and bool(held_sides(row, actor))
+
+
+def alone_at_the_table(row: GameRow, actor: Actor) -> bool:
+    """Nobody but the actor holds a seat: no other side's player to agree (or to be wronged)."""
+    return all(p is None or p["id"] == actor.user_id for p in row.table["seats"].values())
+
+
+def other_sides(row: GameRow, actor: Actor) -> list[str]:
+    """The sides whose seat the actor does not hold, in the game's order."""
+    held = set(held_sides(row, actor))
+    return [side for side in row.table["sides"] if side not in held]
 
 
 def missing_sides(row: GameRow, actor: Actor, concerned: Iterable[str]) -> list[str]:
     """The sides of ``concerned`` the actor may not act for alone (none: allowed).
 
-    A referee acts for every side; a player only for the sides whose seat they hold.
+    A referee without a seat acts for every side; anyone holding a seat — a player, or a
+    referee who plays — only for the sides whose seat they hold.
     """
-    if is_referee(row, actor):
+    if free_hand(row, actor):
         return []
     held = {side.casefold() for side in held_sides(row, actor)}
     return sorted(side for side in set(concerned) if side.casefold() not in held)
+
+
+def require_free_hand(row: GameRow, actor: Actor, what: str) -> None:
+    """Refuses anyone but a referee without a seat: ``what`` is what only they may do."""
+    if free_hand(row, actor):
+        return
+    if is_referee(row, actor):
+        played = " and ".join(held_sides(row, actor))
+        raise NotAReferee(f"Only a referee without a seat may {what}; you play {played}.")
+    raise NotAReferee(f"Only a referee without a seat may {what}.")
 
 
 def check_referee_only(row: GameRow, actor: Actor, action: BaseModel) -> None:
@@ -136,7 +164,8 @@ def check_referee_only(row: GameRow, actor: Actor, action: BaseModel) -> None:
 
 
 def permit(live: Live, actor: Actor, action: BaseModel) -> tuple[list[str], list[str]]:
-    """The sides ``action`` concerns and those of them the actor may not act for alone.
+    """The sides ``action`` concerns and those the actor may not act for alone: the sides to
+    propose it to (a referee's correction by a referee who plays: every other side).
 
     The one permission check of every system action (docs/TRUST.md): derived from the
     action's model by :meth:`GameSystem.concerned_sides`, never per command.
@@ -149,4 +178,8 @@ def permit(live: Live, actor: Actor, action: BaseModel) -> tuple[list[str], list
     if not (is_referee(row, actor) or held_sides(row, actor)):
         raise NotYourSide("Take a seat with /game seat before acting in this game.")
     concerned = sorted(live.system.concerned_sides(live.state, action))
-    return concerned, missing_sides(row, actor, concerned)
+    missing = missing_sides(row, actor, concerned)
+    if not missing and referee_only_options(action) and not free_hand(row, actor):
+        # a playing referee's correction, even of their own side: the other side agrees
+        missing = other_sides(row, actor)
+    return concerned, missing

@@ -1,5 +1,7 @@
 """/game void, /game confirm and /game decline: voiding entries, confirming or refusing
-proposals."""
+proposals — of system actions, and of the table commands a referee who plays may only propose
+(each carried out by its own handler's ``agreed``, or by the decision registered with
+:func:`agreement`: a deadline, a pause)."""
 
 from __future__ import annotations
 
@@ -9,16 +11,18 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from bot.errors import CannotVoid, NotYourSide
+from bot.errors import BadCommand, CannotVoid, NotYourSide
 from bot.log.gamelog import VOIDABLE, ReplayError, rebuild_state
 from bot.models import Actor
 from bot.service.actions import propose, run_action
 from bot.service.change import Change, Live, copy_table
 from bot.service.core import Core
-from bot.service.handlers import write
-from bot.service.permissions import free_hand, held_sides, is_referee, require_referee
+from bot.service.handlers import Write, write
+from bot.service.options import command_path
+from bot.service.permissions import free_hand, held_sides, other_sides, require_referee
+from bot.storage import GameRow
 from bot.table import commands as gc
-from rules_core.scenario import SetupRefused
+from rules_core.scenario import SETUP_ACTION, SetupRefused
 
 Agree = Callable[[Core, Live, Actor, Any, dict[str, Any]], Change | Awaitable[Change]]
 AGREEMENTS: dict[str, tuple[type[BaseModel], Agree]] = {}
@@ -50,10 +54,21 @@ def _entry_sides(entry: Mapping[str, Any], sides: list[str]) -> list[str]:
     return list(sides)
 
 
-@write(gc.GameVoid, pending="refuse")
+def drop_proposal(table: dict[str, Any], agreed: Mapping[str, Any]) -> None:
+    """Take the proposal an agreed entry carries out off the waiting list (``table``: a copy)."""
+    table["proposals"] = [p for p in table["proposals"] if p["entry"] != agreed["proposal"]]
+
+
+def _voided(
+    core: Core, live: Live, actor: Actor, command: gc.GameVoid, agreed: dict[str, Any]
+) -> Awaitable[Change]:
+    return _void(core, live, actor, command, agreed)
+
+
+@write(gc.GameVoid, pending="refuse", agreed=_voided)
 async def void(core: Core, live: Live, actor: Actor, command: gc.GameVoid) -> Change:
-    """/game void: a referee voids an entry (a playing referee's void of their own side's entry
-    is proposed to the other side)."""
+    """/game void: a referee without a seat voids an entry (a referee who plays proposes the
+    void to the other side)."""
     return await _void(core, live, actor, command)
 
 
@@ -64,8 +79,8 @@ async def _void(
     command: gc.GameVoid,
     agreed: dict[str, Any] | None = None,
 ) -> Change:
-    """A void of ``command.entry``; a playing referee's void of an entry concerning their
-    own side becomes a proposal for the other side (or a referee without a seat)."""
+    """A void of ``command.entry``; a playing referee's void of any entry becomes a proposal for
+    the other side (or a referee without a seat)."""
     row = live.row
     if agreed is None:
         require_referee(row, actor, "void entries")
@@ -94,11 +109,9 @@ async def _void(
                 f"({exc.reason}); void entry {exc.seq} first."
             ) from exc
     concerned = _entry_sides(target.data(), row.table["sides"])
-    held = held_sides(row, actor)
-    if agreed is None and set(held) & set(concerned):
-        # a playing referee's void of their own side's entry: the other side agrees first
-        others = [s for s in row.table["sides"] if s not in held]
-        return propose(live, actor, command, concerned, others)
+    if agreed is None and held_sides(row, actor):
+        # a referee who plays voids nothing alone, of either side: the other side agrees first
+        return propose(live, actor, command, concerned, other_sides(row, actor))
     table = copy_table(row.table)
     table["voided"] = sorted(voided)
     voider = (
@@ -114,67 +127,97 @@ async def _void(
     data: dict[str, Any] = {"entry": command.entry, "reason": command.reason}
     if agreed is not None:
         data["agreed"] = agreed
-        table["proposals"] = [p for p in table["proposals"] if p["entry"] != agreed["proposal"]]
+        drop_proposal(table, agreed)
     return Change(kind="game.void", data=data, table=table, state=new_state)
+
+
+def _waiting(row: GameRow, entry: int) -> dict[str, Any]:
+    """The proposal logged as ``entry`` that still waits for confirmation."""
+    for proposal in row.table.get("proposals", ()):
+        if proposal["entry"] == entry:
+            return dict(proposal)
+    raise CannotVoid(f"Entry {entry} is not a proposal waiting for confirmation.")
+
+
+def _may_answer(row: GameRow, actor: Actor, proposal: Mapping[str, Any]) -> bool:
+    """Whether the actor answers for the other side: a referee without a seat, or the player of
+    a side the proposal waits for."""
+    return free_hand(row, actor) or bool(set(held_sides(row, actor)) & set(proposal["needs"]))
+
+
+def _table_handler(proposal: Mapping[str, Any], core: Core) -> Write | None:
+    """The handler of the table command a proposal names (None: a system action, or a
+    scenario's set-up, which every system runs as its own action)."""
+    action = str(proposal["command"].get("action"))
+    model = gc.TABLE_BY_ACTION.get(action)
+    if model is None or action == SETUP_ACTION or action in AGREEMENTS:
+        return None
+    handler = core.handlers.get(model)
+    if not isinstance(handler, Write) or handler.agreed is None:
+        raise BadCommand(f"{command_path(str(proposal['command']['action']))} cannot be proposed.")
+    return handler
 
 
 @write(gc.GameDecline)
 def decline(core: Core, live: Live, actor: Actor, command: gc.GameDecline) -> Change:
-    """Refuse a waiting proposal (a player of a side that would confirm it, or a referee), or
-    withdraw it (its proposer): logged, and it can no longer be confirmed."""
+    """Refuse a waiting proposal (a player of a side that would confirm it, or a referee without
+    a seat), or withdraw it (its proposer): logged, and it can no longer be confirmed. The other
+    side's refusal of a proposed result is a dispute (:mod:`bot.table.results`)."""
     row = live.row
-    proposal = next(
-        (p for p in row.table.get("proposals", ()) if p["entry"] == command.entry), None
-    )
-    if proposal is None:
-        raise CannotVoid(f"Entry {command.entry} is not a proposal waiting for confirmation.")
+    proposal = _waiting(row, command.entry)
     withdrawn = proposal["by"]["id"] == actor.user_id
-    held = set(held_sides(row, actor))
-    if not (withdrawn or is_referee(row, actor) or held & set(proposal["needs"])):
-        player = f"the {' or '.join(proposal['needs'])} player or " if proposal["needs"] else ""
+    if not (withdrawn or _may_answer(row, actor, proposal)):
         raise NotYourSide(
-            f"Only {player}a referee may decline this proposal; its proposer may withdraw it."
+            f"Only {_who_answers(proposal)} may decline this proposal; its proposer may "
+            "withdraw it."
         )
+    handler = _table_handler(proposal, core)
+    disputed = handler.disputed if handler is not None else None
+    if disputed is not None and not withdrawn and not free_hand(row, actor):
+        # the other side's player refuses a proposed result: a dispute
+        return disputed(core, live, actor, proposal, command.reason.strip())
     table = copy_table(row.table)
     table["proposals"] = [p for p in table["proposals"] if p["entry"] != command.entry]
     data = {"entry": command.entry, "reason": command.reason.strip(), "withdrawn": withdrawn}
     return Change(kind="game.decline", data=data, table=table)
 
 
+def _who_answers(proposal: Mapping[str, Any]) -> str:
+    """``the Axis player or a referee without a seat``."""
+    needs = proposal["needs"]
+    return (f"the {' or '.join(needs)} player or " if needs else "") + "a referee without a seat"
+
+
 @write(gc.GameConfirm, pending="refuse")
 async def confirm(core: Core, live: Live, actor: Actor, command: gc.GameConfirm) -> Change:
-    """Carry out a proposal with the agreement of the other side."""
+    """Carry out a proposal with the agreement of the other side: its player, or a referee
+    without a seat."""
     row = live.row
-    proposal = next(
-        (p for p in row.table.get("proposals", ()) if p["entry"] == command.entry), None
-    )
-    if proposal is None:
-        raise CannotVoid(f"Entry {command.entry} is not a proposal waiting for confirmation.")
+    proposal = _waiting(row, command.entry)
     proposer = proposal["by"]
     if proposer["id"] == actor.user_id:
         raise NotYourSide("The other side confirms a proposal, not its proposer.")
+    if not _may_answer(row, actor, proposal):
+        raise NotYourSide(f"Only {_who_answers(proposal)} may confirm this proposal.")
     agreed = {"proposal": command.entry, "proposed_by": proposer}
-    held = set(held_sides(row, actor))
-    proposer_held = {s for s, p in row.table["seats"].items() if p and p["id"] == proposer["id"]}
     data = dict(proposal["command"])
-    if data.get("action") == "game.void":
-        if not (free_hand(row, actor) or held & set(proposal["needs"])):
-            player = f"the {' or '.join(proposal['needs'])} player or " if proposal["needs"] else ""
-            raise NotYourSide(f"Only {player}a referee without a seat may confirm this void.")
-        return await _void(core, live, actor, gc.GameVoid.model_validate(data), agreed)
     if (agreed_command := AGREEMENTS.get(str(data.get("action")))) is not None:
-        if not (free_hand(row, actor) or held & set(proposal["needs"])):
-            player = f"the {' or '.join(proposal['needs'])} player or " if proposal["needs"] else ""
-            raise NotYourSide(f"Only {player}a referee without a seat may confirm this proposal.")
         model, agree = agreed_command
         decided = agree(core, live, actor, model.model_validate(data), agreed)
         return await decided if inspect.isawaitable(decided) else decided
+    handler = _table_handler(proposal, core)
+    if handler is not None:
+        assert handler.agreed is not None and handler.model is not None
+        done = handler.agreed(core, live, actor, handler.model.model_validate(data), agreed)
+        return await done if inspect.isawaitable(done) else done
+    held = set(held_sides(row, actor))
+    proposer_held = {s for s, p in row.table["seats"].items() if p and p["id"] == proposer["id"]}
     action = live.system.parse_action(data)
     concerned = sorted(live.system.concerned_sides(live.state, action))
-    if not (is_referee(row, actor) or set(concerned) <= held | proposer_held):
+    if not (free_hand(row, actor) or set(concerned) <= held | proposer_held):
         raise NotYourSide(
             f"This proposal concerns {', '.join(concerned)}; only their players together, "
-            "or a referee, may agree to it."
+            "or a referee without a seat, may agree to it."
         )
     try:
         return run_action(core, live, action, concerned, agreed)

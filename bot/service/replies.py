@@ -12,9 +12,12 @@ from bot.models import DieView, OddsLine, Reply, ReplyFile, UserRef, with_verb
 from bot.service.change import Shown
 from bot.service.options import command_path
 from bot.storage import GameRow
+from bot.table.commands import TABLE_BY_ACTION
 from rules_core.dice import Roll
+from rules_core.errors import RulesError
 from rules_core.outcome import Step
 from rules_core.scenario import SETUP_ACTION, setup_lines, setup_text
+from rules_core.system import get_system
 
 
 def proposal_text(command: Mapping[str, Any]) -> str:
@@ -27,10 +30,30 @@ def proposal_text(command: Mapping[str, Any]) -> str:
         return setup_text(command)
     options = " ".join(
         f"{k.replace('_', '-')}:{_option_text(v)}"
-        for k, v in command.items()
+        for k, v in _as_typed(command).items()
         if k != "action" and v not in (None, "", [], ())
     )
     return f"{command_path(str(command['action']))} {options}".strip()
+
+
+def _as_typed(command: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A logged command's options without those left at their default (``update:false``), as
+    its proposer typed it; a command of no system installed here, with every option.
+
+    >>> _as_typed({"action": "asl.phase", "phase": "pfph", "side": "Axis", "correction": False})
+    {'phase': 'pfph', 'side': 'Axis'}
+    """
+    action = str(command.get("action"))
+    try:
+        model = TABLE_BY_ACTION.get(action)
+        parsed = (
+            model.model_validate(command)
+            if model is not None
+            else get_system(action.split(".")[0]).parse_action(command)
+        )
+    except (RulesError, ValueError):
+        return command
+    return {k: command[k] for k in parsed.model_dump(exclude_defaults=True) if k in command}
 
 
 def who_confirms(needs: Sequence[str]) -> str:
@@ -43,7 +66,39 @@ def who_confirms(needs: Sequence[str]) -> str:
     return f"the {' or '.join(needs)} player" if needs else "a referee without a seat"
 
 
+SETTLED_WORDS = {
+    "agreed": ", agreed by both sides",
+    "conceded": ", conceded",
+    "referee": ", recorded by a referee",
+}
+"""How a logged result was settled, as its title says it (a ruling's result is in its ruling)."""
+
+
+def result_words(result: Mapping[str, Any]) -> str:
+    """``Axis wins FT91 (Axis attacked)``.
+
+    >>> result_words({"winner": "draw", "scenario": "J76", "attacker": "Allied"})
+    'a draw in J76 (Allied attacked)'
+    """
+    outcome = "a draw in" if result["winner"] == "draw" else f"{result['winner']} wins"
+    return f"{outcome} {result['scenario']} ({result['attacker']} attacked)"
+
+
+def creator_role(name: str) -> str:
+    """What the creator of a game may do, as ``/game new`` tells them.
+
+    >>> creator_role("ann")[:44]
+    'ann (the creator): for every side without a '
+    """
+    return (
+        f"{name} (the creator): for every side without a seat; once seated, for the other "
+        "side only by proposals its player confirms"
+    )
+
+
 def _option_text(value: Any) -> str:
+    if isinstance(value, Mapping) and "id" in value and "name" in value:  # a user: @name
+        return _option_text(f"@{value['name']}")
     if isinstance(value, list | tuple):
         value = ", ".join(map(str, value))
     text = str(value).lower() if isinstance(value, bool) else str(value)
@@ -130,6 +185,12 @@ def _action_reply(entry: Mapping[str, Any], shown: Shown | None, base: dict[str,
     path = command_path(entry["action"]["action"])
     side = entry.get("side")
     referee_only = entry.get("referee_only") or ()
+    agreed = entry.get("agreed")
+    declared = (
+        f"proposed by a referee, {agreed['proposed_by']['name']}, and agreed"
+        if agreed
+        else "declared by a referee"
+    )
     if shown is None:
         shown = (
             tuple(Step.model_validate(s) for s in outcome["steps"]),
@@ -140,11 +201,7 @@ def _action_reply(entry: Mapping[str, Any], shown: Shown | None, base: dict[str,
         command=path,
         title=f"{path}" + (f" — {side}" if side else ""),
         side=side,
-        fields=(
-            (("Referee", f"{', '.join(referee_only)} — declared by a referee"),)
-            if referee_only
-            else ()
-        ),
+        fields=((("Referee", f"{', '.join(referee_only)} — {declared}"),) if referee_only else ()),
         steps=shown[0],
         facts=shown[1],
         rolls=shown[2],
@@ -188,10 +245,27 @@ _TITLES: dict[str, Callable[[Mapping[str, Any]], str]] = {
         f"Result of {e['scenario']}: "
         + ("a draw" if e["winner"] == "draw" else f"{e['winner']} wins")
         + f" ({e['attacker']} attacked)"
+        + SETTLED_WORDS.get(str(e.get("settled")), "")
     ),
     "game.propose": lambda e: (
         f"{with_verb(e['by']['name'], 'proposes')} {proposal_text(e['command'])}; "
         f"{who_confirms(e['needs'])} confirms with /game confirm entry:{e['seq']}"
+        + (
+            f" or disputes it with /game decline entry:{e['seq']}"
+            if e["command"].get("action") == "game.result"
+            else ""
+        )
+    ),
+    "game.dispute": lambda e: (
+        f"{with_verb(e['by']['name'], 'disputes')} the result of proposal {e['entry']}"
+        + (f" ({e['reason']})" if e["reason"] else "")
+        + f"; a referee without a seat rules on it with /game rule entry:{e['seq']}"
+    ),
+    "game.ruling": lambda e: (
+        f"Ruling on entry {e['entry']}: "
+        + ("granted" if e["decision"] == "grant" else "refused")
+        + (f" — {result_words(e['result'])}" if "result" in e else "")
+        + f": {e['reason']}"
     ),
     "game.decline": lambda e: (
         f"Proposal {e['entry']} "
@@ -248,7 +322,11 @@ def _table_reply(entry: Mapping[str, Any], row: GameRow, base: dict[str, Any]) -
     fields: tuple[tuple[str, str], ...] = ()
     if kind == "game.new":
         base["commitment"] = entry["commitment"]
-        fields = (("Dice commitment", entry["commitment"]), ("Game id", entry["game"]))
+        fields = (
+            ("Dice commitment", entry["commitment"]),
+            ("Game id", entry["game"]),
+            ("Referee", creator_role(entry["by"]["name"])),
+        )
     elif kind == "game.rotate":
         base["commitment"] = entry["next_commitment"]
         fields = (

@@ -30,7 +30,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-ACTION_KINDS = frozenset({"action", "roll", "game.propose", "game.decline", "declared"})
+ACTION_KINDS = frozenset(
+    {"action", "roll", "game.propose", "game.decline", "game.dispute", "declared"}
+)
 """The log entries that are a player's move (docs/guide/TABLE.md, "Response times")."""
 
 

@@ -4,8 +4,9 @@ The board shows whose turn it is (the phase and the player holding that side's s
 the markers that matter in the game's system (its ``GameSystem.summary``: ASL malfunctioned and
 disabled weapons, Low Ammo, Ammunition Shortage levels, broken units; OCS dumps in SP/T, Out of
 Supply units, fuel; CWB Low and Out of Ammo units, wagons), the proposals waiting for the other
-side, a beacon declaration waiting for its round, and the last few log entries (saying how many
-older ones are not shown). It always fits one Discord embed.
+side, the disputes and claims waiting for a referee's ruling, a beacon declaration waiting for
+its round, and the last few log entries (saying how many older ones are not shown). It always
+fits one Discord embed.
 
 Whether a game's board is on, and which message it is, are kept beside the game, not in its log
 (``Repository.board``): the board changes nothing at the table — no die, no rule, no seat — so
@@ -25,8 +26,9 @@ from bot.service.permissions import require_player
 from bot.service.replies import proposal_text
 from bot.storage import BoardRow, GameRow
 from bot.table import commands as gc
-from bot.table.reads import entry_line, listing
+from bot.table.reads import entry_line, listing, matter_line
 from bot.table.reminders import clock_status
+from bot.table.rulings import awaiting
 
 BOARD_ENTRIES = 5
 """The last log entries the board shows."""
@@ -149,6 +151,9 @@ async def board_reply(core: Core, row: GameRow, place: Place) -> Reply:
             f"#{p['entry']} {p['by']['name']}: {proposal_text(p['command'])}" for p in proposals
         ]
         fields.append(("Waiting for confirmation", _cut_lines(lines)))
+    matters = awaiting(row.table)
+    if matters:
+        fields.append(("Waiting for a ruling", _cut_lines([matter_line(m) for m in matters])))
     if row.table.get("beacon"):
         fields.extend(
             (name, _cut_lines(value.splitlines())) for name, value in beacon_status(row.table)

@@ -60,7 +60,7 @@ class GameSeat(_Command):
 
 
 class GameRefereeAdd(_Command):
-    """Name a referee: they may act for any side, void entries and end the game."""
+    """Name a referee: without a seat they act for any side, void entries and end the game."""
 
     action: Literal["game.referee.add"] = "game.referee.add"
     referee_only: ClassVar[bool] = True
@@ -120,7 +120,7 @@ class GameBoard(_Command):
 
 
 class GameResult(_Command):
-    """Record the game's result for the league: the winner or a draw, the scenario, the attacker."""
+    """The game's result for the league: the other side confirms it; naming them winner concedes."""
 
     action: Literal["game.result"] = "game.result"
     winner: str = Field(
@@ -173,7 +173,7 @@ class GameRotate(_Command):
 
 
 class GameVoid(_Command):
-    """Referee: cancel an entry by appending a void entry; the state is rebuilt."""
+    """Referee: cancel an entry by a void entry, state rebuilt (seated: the other side confirms)."""
 
     action: Literal["game.void"] = "game.void"
     referee_only: ClassVar[bool] = True
@@ -182,18 +182,30 @@ class GameVoid(_Command):
 
 
 class GameConfirm(_Command):
-    """Agree to a proposal of the other side (set-up, or a playing referee's void)."""
+    """Agree to a proposal of the other side (set-up, a result, a playing referee's action)."""
 
     action: Literal["game.confirm"] = "game.confirm"
     entry: int = Field(ge=1, le=MAX_SEQ, description="The sequence number of the proposal")
 
 
 class GameDecline(_Command):
-    """Refuse a proposal waiting for your side, or withdraw your own."""
+    """Refuse a proposal waiting for your side (a result: dispute it), or withdraw your own."""
 
     action: Literal["game.decline"] = "game.decline"
     entry: int = Field(ge=1, le=MAX_SEQ, description="The sequence number of the proposal")
     reason: str = Field(default="", max_length=200, description="Why, for the log")
+
+
+class GameRule(_Command):
+    """Referee without a seat: rule on a disputed result or a claim, by its entry number."""
+
+    action: Literal["game.rule"] = "game.rule"
+    referee_only: ClassVar[bool] = True
+    entry: int = Field(ge=1, le=MAX_SEQ, description="The entry of the dispute or the claim")
+    decision: Literal["grant", "refuse"] = Field(
+        description="grant: the disputed result or the claim stands; refuse: it does not"
+    )
+    reason: str = Field(min_length=1, max_length=200, description="Why, for the log")
 
 
 class GameExport(_Command):
@@ -440,6 +452,7 @@ TableCommand = Annotated[
     | GameVoid
     | GameConfirm
     | GameDecline
+    | GameRule
     | GameExport
     | GameSetup
     | GameForces
@@ -478,6 +491,7 @@ TABLE_COMMANDS: tuple[type[BaseModel], ...] = (
     GameVoid,
     GameConfirm,
     GameDecline,
+    GameRule,
     GameExport,
     GameSetup,
     GameForces,
@@ -498,9 +512,15 @@ TABLE_COMMANDS: tuple[type[BaseModel], ...] = (
 )
 """Every table command, in the order they are listed."""
 
+TABLE_BY_ACTION: dict[str, type[BaseModel]] = {
+    str(model.model_fields["action"].default): model for model in TABLE_COMMANDS
+}
+"""Every table command by its ``action`` (``game.result``): what a logged proposal names."""
+
 __all__ = [
     "MAX_SEALED_TEXT",
     "MAX_SEQ",
+    "TABLE_BY_ACTION",
     "TABLE_COMMANDS",
     "GameBoard",
     "GameCancel",
@@ -521,6 +541,7 @@ __all__ = [
     "GameRefereeRemove",
     "GameReveal",
     "GameRotate",
+    "GameRule",
     "GameSeal",
     "GameSeat",
     "GameSeed",

@@ -1,5 +1,6 @@
 """League play: /game list, /game times (each seat's response times) and /game league (the ASL
-Player Ratings upload CSV, the response times, every game's export)."""
+Player Ratings upload CSV of the settled results, the response times, how each result was
+settled, every game's export)."""
 
 from __future__ import annotations
 
@@ -93,13 +94,44 @@ def _is_number(cell: str) -> bool:
     return True
 
 
+SETTLEMENTS_HEADER = (
+    "tournament", "round", "scenario", "game", "result", "settled", "settled_by", "entry",
+    "reason",
+)  # fmt: skip
+"""The header of ``settlements.csv``: how each result was settled (``settled``: ``agreed``,
+``conceded``, ``referee``, ``ruled`` — by a referee without a seat, on a dispute —, or
+``one_side`` for a result recorded before results needed both sides), by whom, at which entry,
+and a ruling's reason."""
+
+
+def settlement_row(
+    game: GameRow, result: Mapping[str, Any], entries: Mapping[int, Mapping[str, Any]]
+) -> list[str]:
+    """One game's row of ``settlements.csv``."""
+    settled = str(result.get("settled", "one_side"))
+    entry = result.get("entry")
+    logged = entries.get(int(entry)) if entry is not None else None
+    by = result["by"]["name"] if "by" in result else ""
+    reason = str(logged["reason"]) if logged and logged["kind"] == "game.ruling" else ""
+    outcome = "draw" if result["winner"] == "draw" else f"{result['winner']} wins"
+    return [
+        str(result["tournament"]), str(result["round"]), str(result["scenario"]),
+        game.public_id, outcome, settled, by, str(entry or ""), reason,
+    ]  # fmt: skip
+
+
 def league_zip(
-    rows: list[list[str]], exports: list[tuple[str, str]], times: list[list[str]] | None = None
+    rows: list[list[str]],
+    exports: list[tuple[str, str]],
+    times: list[list[str]] | None = None,
+    settlements: list[list[str]] | None = None,
 ) -> bytes:
-    """``results.csv`` (header and rows), ``response_times.csv`` (one row per game and seat) and
-    every game's export, in one zip with fixed times."""
+    """``results.csv`` (header and rows), ``response_times.csv`` (one row per game and seat),
+    ``settlements.csv`` (how each result was settled) and every game's export, in one zip with
+    fixed times."""
     files = [("results.csv", _csv(RATINGS_HEADER, rows))]
     files.append(("response_times.csv", _csv(TIMES_HEADER, times or [])))
+    files.append(("settlements.csv", _csv(SETTLEMENTS_HEADER, settlements or [])))
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for name, content in [*files, *exports]:
@@ -158,33 +190,41 @@ async def _waiting(core: Core, game: GameRow) -> tuple[str, str] | None:
 
 @read(gc.GameLeague)
 async def league(core: Core, place: Place, actor: Actor, command: gc.GameLeague) -> Reply:
-    """The tournament's recorded results as the ASL Player Ratings upload CSV, and each of
-    its games' exports, in one zip file (server administrators and referees)."""
+    """The tournament's settled results as the ASL Player Ratings upload CSV, how each was
+    settled, and each of its games' exports, in one zip file (server administrators and
+    referees). A result proposed and not yet confirmed, or disputed and not yet ruled on, is not
+    the game's result, so it is not there."""
     if not actor.is_admin:
         raise NotAReferee("Only a server administrator or referee exports a league's results.")
     tournament = command.tournament.strip()
     rows: list[list[str]] = []
     times: list[list[str]] = []
+    settlements: list[list[str]] = []
     exports: list[tuple[str, str]] = []
     for game in await core.repo.games_in_guild(place.guild_id):
         result = game.table.get("result")
         if not result or result.get("tournament") != tournament:
             continue
-        entries = await core.repo.entries(game.id)
-        recorded = [e.data() for e in entries if e.kind == "game.result"][-1]
-        rows.append(ratings_row(game, result, recorded["at"][:10]))
-        times += times_rows(game, result, response_times(e.data() for e in entries))
+        entries = {e.seq: e.data() for e in await core.repo.entries(game.id)}
+        settling = entries.get(int(result.get("entry", 0))) or next(
+            e for e in reversed(entries.values()) if e["kind"] == "game.result"
+        )  # a result recorded before results needed both sides: its entry
+        rows.append(ratings_row(game, result, settling["at"][:10]))
+        times += times_rows(game, result, response_times(entries.values()))
+        settlements.append(settlement_row(game, result, entries))
         exports.append((f"game-{game.public_id}.jsonl", await export_game(core.repo, game)))
     if not rows:
         raise InvalidInput(
-            f"No game of this server has a result recorded for {tournament!r} "
-            "(/game result tournament:…)."
+            f"No game of this server has a settled result for {tournament!r} "
+            "(/game result tournament:…, confirmed by the other side)."
         )
-    content = league_zip(rows, exports, times)
+    content = league_zip(rows, exports, times, settlements)
+    ruled = sum(1 for row in settlements if row[5] == "ruled")
     return Reply(
         command="/game league",
         title=f"{tournament}: {len(rows)} result{'' if len(rows) == 1 else 's'} "
-        "and their games' exports",
+        + (f"({ruled} ruled by a referee) " if ruled else "")
+        + "and their games' exports",
         scripted=core.scripted,
         ephemeral=True,
         file=ReplyFile(filename=f"{_file_safe(tournament)}-results.zip", content=content),

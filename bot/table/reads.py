@@ -14,10 +14,18 @@ from bot.service.change import Live
 from bot.service.core import Core
 from bot.service.handlers import read
 from bot.service.options import command_path
-from bot.service.replies import declared_what, proposal_text, table_title
+from bot.service.replies import (
+    SETTLED_WORDS,
+    declared_what,
+    proposal_text,
+    result_words,
+    table_title,
+)
 from bot.storage import GameRow
 from bot.table import commands as gc
 from bot.table.reminders import clock_status
+from bot.table.results import RESULT, settled_by
+from bot.table.rulings import awaiting
 from bot.web import PAGE_NAME, verifier_page
 
 LOG_PAGE = 20
@@ -131,6 +139,16 @@ def entry_line(entry: Mapping[str, Any]) -> str:
         return f"{inner} (entry {entry['declared']}, beacon round {entry['beacon']['round']})"
     if kind == "game.cancel":
         return f"{who}: cancel entry {entry['entry']} ({entry['reason']})"
+    if kind == "game.result":
+        return f"{who}: result {result_words(entry)}" + SETTLED_WORDS.get(
+            str(entry.get("settled")), ""
+        )
+    if kind == "game.dispute":
+        reason = f" ({entry['reason']})" if entry["reason"] else ""
+        return f"{who}: disputes the result of proposal {entry['entry']}{reason}"
+    if kind == "game.ruling":
+        decided = "grants" if entry["decision"] == "grant" else "refuses"
+        return f"{who}: rules on entry {entry['entry']}: {decided} ({entry['reason']})"
     if kind in CLOCK_SUMMARIES:
         return f"{who}: {CLOCK_SUMMARIES[kind](entry)}"
     effect = _EFFECTS[kind](entry) if kind in _EFFECTS else table_title(entry)
@@ -154,11 +172,13 @@ async def status(core: Core, place: Place, actor: Actor, command: gc.GameStatus)
     seats = ", ".join(
         f"{side}: {p['name'] if p else '(empty)'}" for side, p in row.table["seats"].items()
     )
+    disputed = awaiting(row.table, RESULT)
     fields: tuple[tuple[str, str], ...] = (
         ("System", row.system),
-        ("Status", row.status),
+        ("Status", f"{row.status}, result disputed" if disputed else row.status),
         ("Seats", seats),
         ("Referees", ", ".join(r["name"] for r in row.table["referees"])),
+        ("Who acts for whom", who_acts_for_whom(row.table)),
         ("Log head", f"#{row.head_seq} {row.head_hash}"),
         ("Next die", f"#{row.next_die}"),
         ("Dice commitment", f"epoch {row.epoch}: {row.commitment}"),
@@ -183,6 +203,12 @@ async def status(core: Core, place: Place, actor: Actor, command: gc.GameStatus)
                 ),
             ),
         )
+    result = row.table.get("result")
+    if result:
+        fields = (*fields, ("Result", f"{result_words(result)}, {settled_by(result)}"))
+    matters = awaiting(row.table)
+    if matters:
+        fields = (*fields, ("Waiting for a ruling", "\n".join(map(matter_line, matters))))
     if row.table.get("beacon"):
         fields = (*fields, *beacon_status(row.table))
     notes = row.table.get("sealed", {})
@@ -255,6 +281,55 @@ async def log(core: Core, place: Place, actor: Actor, command: gc.GameLog) -> Re
         )
     reply = listing(core, row, "/game log", title, fields)
     return reply.model_copy(update={"follow_ups": follow_ups})
+
+
+def who_acts_for_whom(table: Mapping[str, Any]) -> str:
+    """Each seated person and the sides they act for alone; the referees without a seat.
+
+    >>> print(who_acts_for_whom({"sides": ["Axis", "Allied"],
+    ...     "seats": {"Axis": {"id": 1, "name": "ann"}, "Allied": {"id": 2, "name": "ben"}},
+    ...     "referees": [{"id": 1, "name": "ann"}, {"id": 3, "name": "org"}]}))
+    ann: Axis; Allied only by proposals its player confirms (a referee who plays)
+    ben: Allied
+    org: every side (a referee without a seat)
+    server administrators and the referee role: every side, while without a seat
+    """
+    referees = {r["id"] for r in table["referees"]}
+    held: dict[int, list[str]] = {}
+    names: dict[int, str] = {}
+    for side in table["sides"]:
+        player = table["seats"].get(side)
+        if player:
+            held.setdefault(player["id"], []).append(side)
+            names[player["id"]] = player["name"]
+    lines = []
+    for who, sides in held.items():
+        line = f"{names[who]}: {', '.join(sides)}"
+        others = [side for side in table["sides"] if side not in sides]
+        if who in referees and others:
+            line += (
+                f"; {' and '.join(others)} only by proposals its player confirms "
+                "(a referee who plays)"
+            )
+        lines.append(line)
+    lines += [
+        f"{r['name']}: every side (a referee without a seat)"
+        for r in table["referees"]
+        if r["id"] not in held
+    ]
+    lines.append("server administrators and the referee role: every side, while without a seat")
+    return "\n".join(lines)
+
+
+def matter_line(matter: Mapping[str, Any]) -> str:
+    """A matter waiting for a ruling, as /game status lists it."""
+    if matter["kind"] == RESULT:
+        return (
+            f"#{matter['entry']} {matter['by']['name']} disputes "
+            f"{result_words(matter['result'])}, proposed by {matter['proposed_by']['name']}: "
+            f"/game rule entry:{matter['entry']}"
+        )
+    return f"#{matter['entry']} {matter['kind']}: /game rule entry:{matter['entry']}"
 
 
 def listing(

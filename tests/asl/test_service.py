@@ -64,7 +64,10 @@ async def asl_game(service: GameService) -> None:
         SetPhase(phase="pfph", side="Axis"),
     ]
     for i, action in enumerate(setup):
-        await service.handle(HERE, ALICE, f"setup-{i}", action)
+        reply = await service.handle(HERE, ALICE, f"setup-{i}", action)
+    # the first Player Turn concerns both sides: Alice, who plays, proposes it; Bob confirms
+    assert reply.command == "/game propose" and reply.seq is not None
+    await service.handle(HERE, BOB, "setup-confirm", gc.GameConfirm(entry=reply.seq))
 
 
 async def test_a_fire_preview_is_one_message_computed_off_the_event_loop(
@@ -99,12 +102,17 @@ async def test_a_correction_needs_a_referee_and_is_logged_and_shown_as_one(
     jump = SetPhase(phase="dfph", correction=True)
     with pytest.raises(NotAReferee):
         await service.handle(HERE, BOB, "jump-bob", jump)
-    reply = await service.handle(HERE, ALICE, "jump", jump)
-    assert ("Referee", "correction — declared by a referee") in reply.fields
+    # Alice referees but plays Axis: her correction is a proposal Bob confirms
+    proposal = await service.handle(HERE, ALICE, "jump", jump)
+    assert proposal.command == "/game propose" and proposal.seq is not None
+    confirm = gc.GameConfirm(entry=proposal.seq)
+    reply = await service.handle(HERE, BOB, "jump-agreed", confirm)
+    shown = ("Referee", "correction — proposed by a referee, alice, and agreed")
+    assert shown in reply.fields
     assert "out-of-sequence correction by a referee" in reply.steps[1].text
     row = await repo.active_game(HERE.guild_id, HERE.channel_id)
     assert row is not None
-    stored = await repo.entry_by_interaction("jump")
+    stored = await repo.entry_by_interaction("jump-agreed")
     assert stored is not None and stored.data()["referee_only"] == ["correction"]
-    again = await service.handle(HERE, ALICE, "jump", jump)  # answered from the log
-    assert again.replayed and ("Referee", "correction — declared by a referee") in again.fields
+    again = await service.handle(HERE, BOB, "jump-agreed", confirm)  # answered from the log
+    assert again.replayed and shown in again.fields

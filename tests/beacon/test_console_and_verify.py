@@ -28,9 +28,10 @@ BEACON_GAME = """\
 @bob /game seat side:Allied
 /toy shoot side:Axis target:8
 @bob /roll dice:2d6 reason:"Morale Check"
-/toy ammo side:Allied level:3
+@bob /toy ammo side:Allied level:3
 @bob /toy shoot side:Allied careful:true
 /game end
+@bob /game confirm entry:11
 /game export
 """
 
@@ -128,8 +129,8 @@ def test_a_console_beacon_game_resolves_every_roll_and_its_export_verifies(
     kinds = [e["kind"] for e in log]
     assert kinds == [
         "game.new", "game.seat", "game.seat", "declared", "resolved", "declared", "resolved",
-        "action", "declared", "resolved", "game.end",
-    ]  # fmt: skip
+        "action", "declared", "resolved", "game.propose", "game.end",
+    ]  # fmt: skip  # Alice plays: her end is a proposal Bob confirms
     assert header["dice"] == "docs/DICE.md version 2"
     export = next(tmp_path.glob("game-*.jsonl"))
     full = verify(export)
@@ -222,7 +223,8 @@ def test_a_forged_round_of_an_unrevealed_seed_is_caught_only_by_the_signature_ch
 ) -> None:
     """While the seed is secret nobody can recompute the dice; the signature still shows that
     the round was not the chain's."""
-    export = play(tmp_path, chain_file, BEACON_GAME.replace("/game end\n", ""))
+    unended = BEACON_GAME.replace("/game end\n@bob /game confirm entry:11\n", "")
+    export = play(tmp_path, chain_file, unended)
     header, log = entries(export)
     assert header["status"] == "active"
     index = next(i for i, e in enumerate(log) if e["kind"] == "resolved")

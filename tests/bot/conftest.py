@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.models import Actor, Place
+from bot.models import Actor, Place, Reply
 from bot.service.game_service import GameService
 from bot.storage import Repository, open_repository
 from bot.table import commands as gc
@@ -31,6 +31,14 @@ async def repo(database: Path | str) -> AsyncIterator[Repository]:
 @pytest.fixture
 def service(repo: Repository) -> GameService:
     return GameService(repo, {"toy": SYSTEM})
+
+
+async def end_game(service: GameService, place: Place = HERE, key: str = "end") -> Reply:
+    """Alice ends the game of :func:`start_game`: she plays Axis, so her end is a proposal that
+    bob, the Allied player, confirms (docs/TRUST.md); the confirmation's reply."""
+    proposal = await service.handle(place, ALICE, key, gc.GameEnd())
+    assert proposal.command == "/game propose" and proposal.seq is not None, proposal.title
+    return await service.handle(place, BOB, f"{key}-ok", gc.GameConfirm(entry=proposal.seq))
 
 
 async def start_game(service: GameService, place: Place = HERE) -> None:

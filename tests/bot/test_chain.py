@@ -17,7 +17,7 @@ from bot.service.game_service import GameService
 from bot.storage import Repository, SQLiteRepository
 from bot.storage.sql import migrations
 from bot.table import commands as gc
-from tests.bot.conftest import ALICE, BOB, HERE, start_game
+from tests.bot.conftest import ALICE, BOB, HERE, end_game, start_game
 from tests.bot.toysystem import SYSTEM, Ammo, Shoot
 from tests.conftest import ENGINES
 
@@ -33,7 +33,7 @@ async def exported(service: GameService) -> list[str]:
     await service.handle(HERE, BOB, "a3", Shoot(side="Allied", careful=True))
     await service.handle(HERE, ALICE, "a4", Ammo(side="Axis", level=3))
     await service.handle(HERE, ALICE, "a5", gc.RollDice(dice="2d6", reason="test"))
-    await service.handle(HERE, ALICE, "a6", gc.GameEnd())
+    await end_game(service, key="a6")
     reply = await service.handle(HERE, ALICE, "a7", gc.GameExport())
     assert reply.file is not None
     return reply.file.content.decode("utf-8").splitlines()
@@ -54,7 +54,7 @@ def resealed(line: str, **changes: object) -> str:
     return canonical(data)
 
 
-@pytest.mark.parametrize("number", range(1, 10))
+@pytest.mark.parametrize("number", range(1, 11))
 def test_editing_any_entry_is_caught_at_that_entry(exported: list[str], number: int) -> None:
     lines = list(exported)
     data = json.loads(lines[number])
@@ -65,10 +65,10 @@ def test_editing_any_entry_is_caught_at_that_entry(exported: list[str], number: 
     lines[number] = resealed(exported[number], interaction=f"forged-{number}")
     report = verify_lines(lines, SYSTEMS)
     assert not report.ok
-    if number < 9:  # the next entry no longer follows it
+    if number < 10:  # the next entry no longer follows it
         assert report.seq == number + 1 and "prev" in report.message
     else:  # the last one no longer matches the exported head
-        assert report.seq == 9 and "log head" in report.message
+        assert report.seq == 10 and "log head" in report.message
 
 
 def test_changing_a_die_and_resealing_the_whole_chain_is_caught_by_the_seed(
@@ -145,7 +145,7 @@ def test_the_standalone_verifier_runs_alone_and_reports_the_first_mismatch(
         capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60,
     )  # fmt: skip
     assert ok.returncode == 0, ok.stdout + ok.stderr
-    assert ok.stdout.startswith("OK: 9 entries consistent")
+    assert ok.stdout.startswith("OK: 10 entries consistent")
     assert "Not checked: the rulings" in ok.stdout  # what it does not prove, said
     failed = subprocess.run(
         [sys.executable, "-I", "-S", str(VERIFY_DICE), str(bad)],

@@ -74,7 +74,10 @@ def test_a_scripted_toy_game_runs_says_scripted_on_every_result_and_verifies(
 
 
 def test_json_mode_prints_one_object_per_result(tmp_path: Path) -> None:
-    lines = "/game new system:toy\n/game seat side:Axis\n/toy shoot side:Allied\n/roll dice:2d6+1\n"
+    lines = (
+        "/game new system:toy\n@bob /game seat side:Axis\n/toy shoot side:Allied\n"
+        "/roll dice:2d6+1\n"
+    )
     run = referee(
         "console", "-", "--db", str(tmp_path / "j.db"), "--json", "--dice", "1,2,3,4", *PLUGIN,
         stdin=lines,
@@ -82,7 +85,7 @@ def test_json_mode_prints_one_object_per_result(tmp_path: Path) -> None:
     objects = [json.loads(line) for line in run.stdout.splitlines()]
     assert [o["ok"] for o in objects] == [True, True, True, True]
     assert all(o["reply"]["scripted"] for o in objects)
-    assert objects[2]["reply"]["side"] == "Allied"  # the creator referees: any side
+    assert objects[2]["reply"]["side"] == "Allied"  # the creator, holding no seat: any side
     assert objects[3]["reply"]["fields"] == [["Total", "8"]]
     assert [d["seq"] for d in objects[3]["reply"]["dice"]] == [3, 4]
     assert run.returncode == 0, run.stderr

@@ -171,7 +171,9 @@ async def test_a_missed_deadline_is_in_the_league_export_and_the_export_verifies
     await table.fire()
     await table.act(BOB, Ammo(side="Allied", level=1))
     result = gc.GameResult(winner="Axis", scenario="FT91", attacker="Axis", tournament="T1")
-    await table.act(ALICE, result)
+    proposed = await table.act(ALICE, result)  # a player's result: Bob confirms it
+    assert proposed.seq is not None
+    await table.act(BOB, gc.GameConfirm(entry=proposed.seq))
     league = await table.act(ADMIN, gc.GameLeague(tournament="T1"))
     assert league.file is not None
     with zipfile.ZipFile(io.BytesIO(league.file.content)) as archive:

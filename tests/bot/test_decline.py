@@ -46,8 +46,8 @@ def test_a_proposal_is_declined_by_the_other_side_or_withdrawn_and_stays_refused
     out = run.stdout
     assert "#4 bob proposes /asl level side:Axis level:3" in out
     assert (
-        "line 5: Only the Axis player or a referee may decline this proposal; its proposer may "
-        "withdraw it."
+        "line 5: Only the Axis player or a referee without a seat may decline this proposal; its "
+        "proposer may withdraw it."
     ) in out
     assert "line 6: Entry 3 is not a proposal waiting for confirmation." in out
     assert "#5 Proposal 4 declined: we agreed on 2 — alice" in out
@@ -57,11 +57,11 @@ def test_a_proposal_is_declined_by_the_other_side_or_withdrawn_and_stays_refused
     assert "#11 /asl level — alice" in out  # a later proposal is confirmed as usual
     page = out[out.index("log entries #6–#11") :].splitlines()
     assert page[1:7] == [
-        "  #6: alice: proposes /asl level level:2 side:Axis",
+        "  #6: alice: proposes /asl level side:Axis level:2",
         "  #7: alice: withdraws proposal 6",
-        "  #8: bob: proposes /asl level level:2 side:Axis",
+        "  #8: bob: proposes /asl level side:Axis level:2",
         "  #9: you: declines proposal 8",
-        "  #10: bob: proposes /asl level level:2 side:Axis",
+        "  #10: bob: proposes /asl level side:Axis level:2",
         "  #11: alice: /asl level → Axis: Ammunition Shortage level 2 (proposal #10 confirmed)",
     ]
     assert "Waiting for confirmation" not in out[out.index("(active)") :]

@@ -28,7 +28,7 @@ from bot.table import commands as gc
 from bot.table.new import MAX_SIDE_NAME
 from rules_core.asl.actions import AddWeapon, Fire
 from rules_core.errors import InvalidInput
-from tests.bot.conftest import ALICE, BOB, HERE, start_game
+from tests.bot.conftest import ALICE, BOB, HERE, end_game, start_game
 from tests.bot.toysystem import Shoot
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,7 +41,7 @@ async def test_after_the_game_ends_a_command_says_so_and_how_to_start_the_next(
     service: GameService,
 ) -> None:
     await start_game(service)
-    await service.handle(HERE, ALICE, "end", gc.GameEnd())
+    await end_game(service)
     status = await service.handle(HERE, BOB, "status", gc.GameStatus())
     assert ("Status", "ended") in status.fields
     for number, command in enumerate((gc.RollDice(dice="DR"), Shoot(side="Allied"))):

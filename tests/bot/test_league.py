@@ -10,7 +10,7 @@ import re
 import zipfile
 from pathlib import Path
 
-from bot.table.league import RATINGS_HEADER
+from bot.table.league import RATINGS_HEADER, SETTLEMENTS_HEADER
 from tests.bot.test_console import referee
 
 HEADER = (
@@ -43,12 +43,23 @@ def test_results_are_logged_listed_and_exported_as_the_ratings_csv_with_each_gam
 @paul /game result winner:axis scenario:FT91 attacker:Axis tournament:CASLO_18 round:1
 @ron /game result winner:chess scenario:FT91 attacker:Axis
 @zed /game result winner:draw scenario:FT91 attacker:Axis
+@ron /game confirm entry:4
+@paul /game result winner:draw scenario:FT91 attacker:Axis
 @org /game end
 """,
     )
-    assert "#4 Result of FT91: Axis wins (Axis attacked) — paul" in first
+    assert (
+        "#4 paul proposes /game result winner:Axis scenario:FT91 attacker:Axis "
+        "tournament:CASLO_18; the Allied player confirms with /game confirm entry:4 or disputes "
+        "it with /game decline entry:4 — paul"
+    ) in first
     assert "line 5: " in first  # an unknown side: one sentence, nothing logged
     assert "line 6: Take a seat with /game seat before acting in this game." in first
+    assert "#5 Result of FT91: Axis wins (Axis attacked), agreed by both sides — ron" in first
+    assert (
+        "line 8: This game's result is settled (Axis wins FT91 (Axis attacked)); only a referee "
+        "without a seat may record another."
+    ) in first
     second = play(
         database,
         tmp_path,
@@ -58,24 +69,61 @@ def test_results_are_logged_listed_and_exported_as_the_ratings_csv_with_each_gam
 @jim /game seat side:Allied
 @paul /game seat side:Axis
 @jim /game result winner:draw scenario:AP99 attacker:Allied tournament:CASLO_18 round:2
+@paul /game decline entry:4 reason:"I won on the last turn"
+@jim /game rule entry:5 decision:grant reason:"seated"
+@org /game rule entry:5 decision:grant reason:"the last CC was after time was called"
 """,
     )
-    assert "Result of AP99: a draw (Allied attacked)" in second
+    assert "#5 paul disputes the result of proposal 4 (I won on the last turn)" in second
+    assert "line 6: Only a referee without a seat may rule on a dispute or a claim." in second
+    assert (
+        "#6 Ruling on entry 5: granted — a draw in AP99 (Allied attacked): the last CC was "
+        "after time was called — org"
+    ) in second
+    third = play(
+        database,
+        tmp_path,
+        "table-3",
+        """\
+@org /game new system:asl title:"Round 3"
+@ann /game seat side:Axis
+@bob /game seat side:Allied
+@bob /game result winner:Axis scenario:J76 attacker:Allied tournament:CASLO_18 round:3
+@ann /game result winner:Allied scenario:J76 attacker:Allied tournament:CASLO_18 round:3
+@ann /game status
+""",
+    )
+    assert "#4 Result of J76: Axis wins (Allied attacked), conceded — bob" in third
+    assert "Result: Axis wins J76 (Allied attacked), conceded by bob (entry 4)" in third
+    unsettled = play(
+        database,
+        tmp_path,
+        "table-4",
+        """\
+@org /game new system:asl title:"Round 4"
+@kim /game seat side:Axis
+@lee /game seat side:Allied
+@kim /game result winner:Axis scenario:J76 attacker:Axis tournament:CASLO_18 round:4
+""",
+    )
+    assert "proposes /game result" in unsettled
     listing = play(database, tmp_path, "table-2", "@org /game list\n")
-    assert "Active games in this server: 1" in listing
+    assert "Active games in this server: 3" in listing
     assert "paul: <#" in listing and "Round 2 (asl, Axis)" in listing
     refused = play(database, tmp_path, "table-2", "@paul /game league tournament:CASLO_18\n")
     assert "Only a server administrator or referee" in refused
     exported = play(database, tmp_path, "table-2", "@org /game league tournament:CASLO_18\n")
-    assert "CASLO_18: 2 results" in exported
+    assert "CASLO_18: 3 results (1 ruled by a referee) and their games' exports" in exported
     with zipfile.ZipFile(tmp_path / "CASLO_18-results.zip") as archive:
         names = archive.namelist()
         table = archive.read("results.csv").decode("utf-8")
         times = archive.read("response_times.csv").decode("utf-8")
-        for name in names[2:]:
+        settled = archive.read("settlements.csv").decode("utf-8")
+        for name in names[3:]:
             (tmp_path / name).write_bytes(archive.read(name))
     rows = list(csv.reader(io.StringIO(table)))
     assert table.splitlines()[0] == HEADER
+    assert len(rows) == 4  # the header and the three settled results: not the one proposed
     assert rows[1][:12] == [
         "CASLO_18", "1", "", "FT91", "paul", "attacker", "axis", "win",
         "ron", "defender", "allies", "lost",
@@ -85,14 +133,27 @@ def test_results_are_logged_listed_and_exported_as_the_ratings_csv_with_each_gam
         "CASLO_18", "2", "", "AP99", "paul", "defender", "axis", "draw",
         "jim", "attacker", "allies", "draw",
     ]  # fmt: skip
-    assert names[:2] == ["results.csv", "response_times.csv"]
-    assert len(names) == 4 and all(n.startswith("game-") for n in names[2:])
+    assert rows[3][:12] == [
+        "CASLO_18", "3", "", "J76", "ann", "defender", "axis", "win",
+        "bob", "attacker", "allies", "lost",
+    ]  # fmt: skip
+    assert names[:3] == ["results.csv", "response_times.csv", "settlements.csv"]
+    assert len(names) == 6 and all(n.startswith("game-") for n in names[3:])
+    settlements = list(csv.reader(io.StringIO(settled)))
+    assert settlements[0] == list(SETTLEMENTS_HEADER)
+    assert [row[:3] + row[4:] for row in settlements[1:]] == [
+        ["CASLO_18", "1", "FT91", "Axis wins", "agreed", "ron", "5", ""],
+        ["CASLO_18", "2", "AP99", "draw", "ruled", "org", "6",
+         "the last CC was after time was called"],
+        ["CASLO_18", "3", "J76", "Axis wins", "conceded", "bob", "4", ""],
+    ]  # fmt: skip
     seats = [row[3:6] for row in csv.reader(io.StringIO(times))]
     assert seats[0] == ["game", "side", "player"]  # one row per game and seat, sides in order
     assert [row[1:] for row in seats[1:]] == [
         ["Axis", "paul"], ["Allied", "ron"], ["Axis", "paul"], ["Allied", "jim"],
+        ["Axis", "ann"], ["Allied", "bob"],
     ]  # fmt: skip
-    for name in names[2:]:
+    for name in names[3:]:
         verified = referee("verify", str(tmp_path / name))
         assert verified.returncode == 0, verified.stdout + verified.stderr
 

@@ -41,7 +41,7 @@ def test_each_log_entry_says_its_effect(tmp_path: Path) -> None:
         "  #3: bob: /game seat → Allied seat: bob",
         "  #4: you: /asl unit add → A1: German squad 4-6-7",
         "  #5: you: /asl phase → Rally Phase of Allied — Player Turn 1 begins",
-        "  #6: alice: proposes /asl level level:2 side:Axis",
+        "  #6: alice: proposes /asl level side:Axis level:2",
         "  #7: bob: /asl level → Axis: Ammunition Shortage level 2 … (proposal #6 confirmed)",
         "  #8: you: /game notices → turn notices off",
     ]
@@ -79,6 +79,7 @@ def test_every_entry_of_the_games_and_the_docs_says_what_it_did(tmp_path: Path) 
     theirs in their own words)."""
     own_words = {"roll", "game.void", "game.decline", "game.propose", "game.cancel", "declared"}
     own_words |= set(CLOCK_SUMMARIES)  # the deadlines' entries: "bob: deadline 48 h", …
+    own_words |= {"game.result", "game.dispute", "game.ruling"}  # "ben: disputes the result of …"
     silent: list[str] = []
     kinds: set[str] = set()
     for number, script in enumerate(s for s in scripts() if s.salt == "0"):

@@ -187,7 +187,11 @@ class Table:
         return row.head_seq, row.state_json
 
 
-async def new_table(tmp_path: Path, system: str) -> tuple[Table, str, str]:
+async def new_table(
+    tmp_path: Path, system: str, *, attacker_referees: bool = False
+) -> tuple[Table, str, str]:
+    """A game of ``system`` with things of both sides, run by a referee without a seat; with
+    ``attacker_referees``, the attacker is a referee of the game too (a referee who plays)."""
     repo = await open_repository(tmp_path / f"{system}.db")
     table = Table(GameService(repo, InstalledSystems()), repo, system)
     (victim, attacker), lines = SETUP[system]
@@ -196,6 +200,8 @@ async def new_table(tmp_path: Path, system: str) -> tuple[Table, str, str]:
     await table.line(ATTACKER, f"/game seat side:{attacker}")
     for text in lines:
         await table.line(REFEREE, text)
+    if attacker_referees:
+        await table.line(REFEREE, "/game referee add user:@attacker")
     return table, victim, attacker
 
 
@@ -211,19 +217,29 @@ def test_every_installed_system_is_in_the_matrix() -> None:
     assert set(InstalledSystems()) == set(SETUP)
 
 
+ROLES = ("player", "referee who plays")
+"""The attacker's roles: the other side's player, and a referee of the game holding that seat."""
+
+
+@pytest.mark.parametrize("role", ROLES)
 @pytest.mark.parametrize(
     ("system", "model"), STATE_CHANGING, ids=[f"{s}:{m.__name__}" for s, m in STATE_CHANGING]
 )
 async def test_no_player_acts_on_the_other_sides_things(
-    tmp_path: Path, system: str, model: type[BaseModel]
+    tmp_path: Path, system: str, model: type[BaseModel], role: str
 ) -> None:
-    table, victim, attacker = await new_table(tmp_path, system)
+    """A player (and a spectator) is refused or may only propose; a referee who plays may only
+    propose, or is refused: neither changes the game alone."""
+    table, victim, attacker = await new_table(
+        tmp_path, system, attacker_referees=role == "referee who plays"
+    )
     cases = list(instances(system, model, victim, attacker))
     assert cases, f"{model.__name__}: no instance could be built"
     bypasses: list[str] = []
+    actors = (ATTACKER, SPECTATOR) if role == "player" else (ATTACKER,)
     try:
         for why, command in cases:
-            for actor in (ATTACKER, SPECTATOR):
+            for actor in actors:
                 before = await table.snapshot()
                 try:
                     reply = await table.act(actor, command)
@@ -321,6 +337,7 @@ OWN_RULES: set[type[BaseModel]] = {
     gc.GameDecline,  # tests/bot/test_decline.py: the other side, the proposer or a referee
     gc.GameSeal,  # tests/bot/test_sealed_notes.py: a player or a referee seals their own note
     gc.GameReveal,  # tests/bot/test_sealed_notes.py: only its sealer, not even a referee
+    gc.GameRule,  # below and tests/bot/test_results.py: a referee without a seat only
     # tests/bot/test_deadlines.py: a deadline, a pause or its end is proposed by a player and
     # confirmed by the other (a referee without a seat decides alone); an extension is the
     # player's to act, a forfeit claim the other player's, its ruling a referee's without a seat
@@ -389,9 +406,7 @@ async def test_seats_and_voids_by_role(tmp_path: Path) -> None:
         with pytest.raises(NotAReferee):
             await table.line(ATTACKER, f"/game void entry:{shot.seq} reason:x")
         # a referee who plays the roller's side: the void waits for the other side
-        await table.line(REFEREE, f"/game seat side:{victim} player:@ref")
         await table.line(REFEREE, "/game referee add user:@victim")
-        await table.line(REFEREE, f"/game seat side:{victim} player:@victim")
         proposal = await table.line(VICTIM, f"/game void entry:{shot.seq} reason:unlucky")
         assert proposal.command == "/game propose"
         with pytest.raises(NotYourSide):
@@ -405,6 +420,68 @@ async def test_seats_and_voids_by_role(tmp_path: Path) -> None:
         # a referee without a seat voids alone
         again = await table.line(VICTIM, "/roll dice:DR")
         assert (await table.line(REFEREE, f"/game void entry:{again.seq} reason:x")).seq
+    finally:
+        await table.repo.close()
+
+
+async def test_a_referee_who_plays_acts_alone_only_for_their_own_side(tmp_path: Path) -> None:
+    """The attacker is a referee of the game as well as the Allied player: what touches the
+    other side — its seat, a void, naming or removing a referee, ending the game, a referee's
+    correction even of their own units, a result — is only proposed, and the victim confirms or
+    declines; a ruling is refused; what is theirs alone, and a rotation, they do alone."""
+    table, victim, _ = await new_table(tmp_path, "asl", attacker_referees=True)
+    try:
+        before = await table.snapshot()
+        shot = await table.line(VICTIM, "/roll dice:DR reason:mine")
+        proposed = [
+            f"/game seat side:{victim}",
+            f"/game seat side:{victim} player:@spectator",
+            f"/game void entry:{shot.seq} reason:unlucky",
+            "/game referee add user:@spectator",
+            "/game referee remove user:@ref",
+            "/game end",
+            "/asl weapon add name:RMG side:Allied kind:sw_mg b:12 rof:1 owner:R1 "
+            "status:malfunctioned update:true correction:true",
+            "/asl unit add name:A1 side:Axis kind:squad broken:true update:true",
+            "/game result winner:Allied scenario:FT91 attacker:Allied",
+        ]
+        entries = []
+        for text in proposed:
+            reply = await table.line(ATTACKER, text)
+            assert reply.command == "/game propose", (text, reply.title)
+            entries.append(reply.seq)
+        assert (await table.snapshot())[1] == before[1]
+        status = dict((await table.line(SPECTATOR, "/game status")).fields)
+        assert status["Who acts for whom"].splitlines() == [
+            "victim: Axis",
+            "attacker: Allied; Axis only by proposals its player confirms (a referee who plays)",
+            "ref: every side (a referee without a seat)",
+            "server administrators and the referee role: every side, while without a seat",
+        ]
+        with pytest.raises(NotYourSide):  # nobody confirms their own proposal
+            await table.line(ATTACKER, f"/game confirm entry:{entries[0]}")
+        with pytest.raises(NotYourSide):  # a spectator is not the other side
+            await table.line(SPECTATOR, f"/game confirm entry:{entries[2]}")
+        with pytest.raises(NotAReferee):
+            await table.line(ATTACKER, "/game rule entry:3 decision:grant reason:x")
+        # the victim confirms the void and the correction, declines the seat
+        void = await table.line(VICTIM, f"/game confirm entry:{entries[2]}")
+        assert void.title == f"Entry {shot.seq} is void: unlucky" and void.actor == "victim"
+        fixed = await table.line(VICTIM, f"/game confirm entry:{entries[6]}")
+        assert fixed.command == "/asl weapon add" and fixed.actor == "victim"
+        declined = await table.line(VICTIM, f"/game decline entry:{entries[0]} reason:mine")
+        assert declined.title == f"Proposal {entries[0]} declined: mine"
+        seats = dict((await table.line(SPECTATOR, "/game status")).fields)["Seats"]
+        assert seats == "Axis: victim, Allied: attacker"
+        # theirs alone: their own seat, their own units, a rotation, removing themselves
+        assert (await table.line(ATTACKER, "/asl unit add name:R2 side:Allied kind:squad")).seq
+        assert (await table.line(ATTACKER, "/game rotate")).command == "/game rotate"
+        left = await table.line(ATTACKER, "/game referee remove user:@attacker")
+        assert left.title == "attacker is no longer a referee"
+        export = await table.line(REFEREE, "/game export")
+        assert export.file is not None
+        report = verify_text(export.file.content.decode("utf-8"), InstalledSystems())
+        assert report.ok, report.message
     finally:
         await table.repo.close()
 

@@ -1,6 +1,6 @@
 """A proposal nobody seated may confirm says who may (found by trying it as a player-referee).
 
-A game's creator is its first referee; seated on both sides (a referee may seat anyone), her void
+A game's creator is its first referee; seated on both sides (she took both empty seats), her void
 of her own roll becomes a proposal that only a referee without a seat may confirm — and the
 bot said "the  player confirms", naming no one. Run through a real ``referee console``.
 """
@@ -16,13 +16,12 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = """\
 @ann /game new system:asl title:"T"
 @ann /game seat side:Axis
-@ben /game seat side:Allied
+@ann /game seat side:Allied
 @ann /roll category:IFT
-@ann /game seat side:Allied player:@ann
 @ann /game void entry:4 reason:"a bad roll"
-@ben /game decline entry:6
-@ben /game confirm entry:6
-@org /game confirm entry:6
+@ben /game decline entry:5
+@ben /game confirm entry:5
+@org /game confirm entry:5
 """
 
 
@@ -48,13 +47,16 @@ def test_a_proposal_only_a_referee_without_a_seat_may_confirm_says_so(tmp_path: 
     )
     out = run.stdout
     assert (
-        '#6 ann proposes /game void entry:4 reason:"a bad roll"; a referee without a seat '
-        "confirms with /game confirm entry:6 — ann"
+        '#5 ann proposes /game void entry:4 reason:"a bad roll"; a referee without a seat '
+        "confirms with /game confirm entry:5 — ann"
     ) in out, out
     assert "the  player" not in out
-    assert "line 7: Only a referee may decline this proposal; its proposer may withdraw it." in out
-    assert "line 8: Only a referee without a seat may confirm this void." in out
-    assert "#7 Entry 4 is void: a bad roll — org" in out
+    assert (
+        "line 6: Only a referee without a seat may decline this proposal; its proposer may "
+        "withdraw it."
+    ) in out
+    assert "line 7: Only a referee without a seat may confirm this proposal." in out
+    assert "#6 Entry 4 is void: a bad roll — org" in out
 
 
 def test_a_proposed_set_up_that_no_longer_applies_tells_the_confirmer_what_to_do(

@@ -32,7 +32,7 @@ GAME = """\
 # wait: 45min
 @cal /roll category:IFT
 @ann /game times
-@ann /game result winner:Axis scenario:FT91 attacker:Axis tournament:CASLO
+/game result winner:Axis scenario:FT91 attacker:Axis tournament:CASLO
 @org /game league tournament:CASLO
 @ann /game times scope:server
 @org /game times scope:server

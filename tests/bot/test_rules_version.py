@@ -40,7 +40,7 @@ from bot.table import commands as gc
 from rules_core.dice import Dice
 from rules_core.errors import IllegalAction
 from rules_core.outcome import Outcome
-from tests.bot.conftest import ALICE, BOB, HERE, start_game
+from tests.bot.conftest import ALICE, BOB, HERE, end_game, start_game
 from tests.bot.test_verify_forgery import of_kind, reseal
 from tests.bot.toysystem import SYSTEM, Shoot, Tally, Toy
 
@@ -87,7 +87,7 @@ async def toy_export(repo: Repository) -> str:
     await service.handle(HERE, BOB, "s2", Shoot(side="Allied", careful=True))
     await service.handle(HERE, ALICE, "s3", Shoot(side="Axis"))
     await service.handle(HERE, BOB, "r1", gc.RollDice(dice="2d6", reason="Morale"))
-    await service.handle(HERE, ALICE, "end", gc.GameEnd())
+    await end_game(service)
     row = await repo.latest_game(HERE.guild_id, HERE.channel_id)
     assert row is not None
     return await export_game(repo, row)

@@ -27,7 +27,7 @@ from bot.storage import Repository, open_repository
 from bot.storage.sql import migrations
 from bot.table import commands as gc
 from rules_core.errors import IllegalAction, InvalidInput
-from tests.bot.conftest import ADMIN, ALICE, BOB, CAROL, HERE, start_game
+from tests.bot.conftest import ADMIN, ALICE, BOB, CAROL, HERE, end_game, start_game
 from tests.bot.toysystem import SYSTEM, Ammo, Shoot, ShowTally
 
 SYSTEMS = {"toy": SYSTEM}
@@ -85,11 +85,12 @@ async def test_a_redelivery_the_rules_would_now_refuse_is_answered_from_the_log(
         await service.handle(HERE, ALICE, "shot-2", Shoot(side="Axis"))
     again = await service.handle(HERE, ALICE, "shot-1", Shoot(side="Axis"))
     assert again.replayed and again.seq == first.seq and again.dice == first.dice
-    await service.handle(HERE, ALICE, "end", gc.GameEnd())
+    await end_game(service)
     ended = await service.handle(HERE, ALICE, "shot-1", Shoot(side="Axis"))  # no game here now
     assert ended.replayed and ended.seq == first.seq
     latest = await repo.latest_game(HERE.guild_id, HERE.channel_id)
-    assert latest is not None and latest.head_seq == before[0] + 1  # only the end was logged
+    # only the end was logged: alice's proposal, bob's confirmation
+    assert latest is not None and latest.head_seq == before[0] + 2
 
 
 async def test_a_redelivery_accepted_again_is_rolled_back_and_the_game_goes_on(
@@ -159,11 +160,19 @@ async def test_permissions_seats_and_referees(service: GameService, repo: Reposi
             HERE, BOB, "p7", gc.GameSeat(side="Allied", player=UserRef(id=3, name="carol"))
         )
     assert await head(repo) == before  # refusals change nothing
-    # the creator referees; referees and administrators act for any side
-    assert (await service.handle(HERE, ALICE, "ok1", Shoot(side="Allied"))).side == "Allied"
-    assert (await service.handle(HERE, ADMIN, "ok2", Shoot(side="Axis"))).seq == 5
-    await service.handle(HERE, ALICE, "ok3", gc.GameRefereeAdd(user=UserRef(id=3, name="carol")))
-    assert (await service.handle(HERE, CAROL, "ok4", Ammo(side="Allied", level=2))).seq == 7
+    # the creator referees but plays Axis: for Allied she only proposes, bob confirms
+    proposed = await service.handle(HERE, ALICE, "ok1", Shoot(side="Allied"))
+    assert proposed.command == "/game propose" and proposed.seq == 4
+    confirmed = await service.handle(HERE, BOB, "ok1b", gc.GameConfirm(entry=4))
+    assert confirmed.side == "Allied" and confirmed.actor == "bob"
+    # referees and administrators without a seat act for any side
+    assert (await service.handle(HERE, ADMIN, "ok2", Shoot(side="Axis"))).seq == 6
+    naming = await service.handle(
+        HERE, ALICE, "ok3", gc.GameRefereeAdd(user=UserRef(id=3, name="carol"))
+    )
+    assert naming.command == "/game propose"  # a referee who plays names one with agreement
+    await service.handle(HERE, BOB, "ok3b", gc.GameConfirm(entry=7))
+    assert (await service.handle(HERE, CAROL, "ok4", Ammo(side="Allied", level=2))).seq == 9
     # everyone may read
     status = await service.handle(HERE, CAROL, "r", gc.GameStatus())
     assert ("Referees", "alice, carol") in status.fields
@@ -263,7 +272,7 @@ async def test_dice_derived_from_the_revealed_seeds_match_what_was_posted(
     late = (await service.handle(HERE, BOB, "d5", Shoot(side="Allied"))).dice
     assert {d.epoch for d in posted} == {1} and {d.epoch for d in late} == {2}
     posted += late
-    end = await service.handle(HERE, ALICE, "d6", gc.GameEnd())
+    end = await end_game(service, key="d6")
     assert rotate.revealed_seed and end.revealed_seed
     seeds = {1: bytes.fromhex(rotate.revealed_seed), 2: bytes.fromhex(end.revealed_seed)}
     game = rotate.game_id

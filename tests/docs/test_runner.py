@@ -72,8 +72,9 @@ def test_a_session_is_run_on_a_fresh_database_with_its_dice_and_a_wrong_output_i
     assert err == ""
     lines = out.splitlines()
     assert lines[0] == "[SCRIPTED DICE] #1 New asl game: Axis, Allied — you"
-    assert lines[3].startswith("  anchor: #1 · ")  # the entry's anchor ends its reply
-    assert lines[4] == "[SCRIPTED DICE] #2 DR 7 (3,4) — you"
+    assert lines[3].startswith("  Referee: you (the creator): ")
+    assert lines[4].startswith("  anchor: #1 · ")  # the entry's anchor ends its reply
+    assert lines[5] == "[SCRIPTED DICE] #2 DR 7 (3,4) — you"
     assert lines != list(session.expected)  # what the test compares: this doc would fail
     again, _, _ = run_session(session, tmp_path / "b")
     assert again == out  # reproducible: commitment, game id and hashes included

@@ -87,7 +87,8 @@ async def test_a_beacon_game_declares_publicly_then_answers_with_a_follow_up(
         (["asl", "unit", "add"], {"name": "A1", "side": "Axis", "kind": "squad"}, "alice"),
         (["asl", "weapon", "add"], {"name": "MMG", "side": "Axis", "kind": "sw_mg", "b": 2,
                                     "rof": 2, "repair": 3, "owner": "A1"}, "alice"),
-        (["asl", "phase"], {"phase": "pfph", "side": "Axis"}, "alice"),
+        (["asl", "phase"], {"phase": "pfph", "side": "Axis"}, "alice"),  # proposed: both sides
+        (["game", "confirm"], {"entry": 6}, "bob"),
     ]  # fmt: skip
     for path, options, user in steps:
         reply = await answer(discord, path, options, user=user)
@@ -112,7 +113,9 @@ async def test_a_beacon_game_declares_publicly_then_answers_with_a_follow_up(
     rolled = await roll.next_reply(TIMEOUT)
     assert "beacon round" in rolled.text and "Total" in rolled.text, rolled.data
 
-    end = await answer(discord, ["game", "end"])
+    proposed = await answer(discord, ["game", "end"])  # alice plays: bob confirms her end
+    seq = int(proposed.embeds[0]["title"].split()[0].removeprefix("#"))
+    end = await answer(discord, ["game", "confirm"], {"entry": seq}, user="bob")
     assert "over" in end.text, end.data
     export = await answer(discord, ["game", "export"])
     (upload,) = export.files

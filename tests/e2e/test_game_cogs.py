@@ -130,14 +130,16 @@ async def test_a_short_asl_game_from_new_to_export(
             },
             "alice",
         ),
+        # the first Player Turn concerns both sides: alice, who plays Axis, proposes it
         (["asl", "phase"], {"phase": "pfph", "side": "Axis"}, "alice"),
+        (["game", "confirm"], {"entry": start + 5}, "bob"),
     ]
     for offset, (path, options, user) in enumerate(steps, start=1):
         reply = await answer(discord, path, options, user=user)
         assert embed(reply)["title"].startswith(f"#{start + offset} "), reply.data
 
     fire = await answer(discord, ["asl", "fire"], {"weapons": "MMG"})
-    assert_logged_result(fire, start + 6)
+    assert_logged_result(fire, start + 7)
     assert fields(fire)["Result"].startswith("**MMG**: malfunctioned")
     assert "`A9.7` Original DR" in fields(fire)["Rules"]
     assert re.search(
@@ -145,7 +147,7 @@ async def test_a_short_asl_game_from_new_to_export(
         embed(fire)["description"],
     )
     (repair_id,) = fire.custom_ids  # the entry it sits under; the weapon is read from the log
-    assert re.fullmatch(rf"entry:[0-9a-f]{{16}}:{start + 6}:repair\.0", repair_id), repair_id
+    assert re.fullmatch(rf"entry:[0-9a-f]{{16}}:{start + 7}:repair\.0", repair_id), repair_id
     assert fire.message is not None
 
     # the rest of the Axis Player Turn, then the Allied RPh (A3): MPh, DFPh, AFPh, RtPh, CCPh, RPh
@@ -156,11 +158,11 @@ async def test_a_short_asl_game_from_new_to_export(
         await discord.click(repair_id, fire.message["id"], user="bob", channel="table-1")
     ).next_reply(TIMEOUT)
     assert refused.ephemeral and "Axis" in refused.content, refused.data
-    assert await head(discord, "table-1") == start + 12
+    assert await head(discord, "table-1") == start + 13
 
     clicked = await discord.click(repair_id, fire.message["id"], user="alice", channel="table-1")
     repair = await click_result(clicked)
-    assert_logged_result(repair, start + 13)
+    assert_logged_result(repair, start + 14)
     assert embed(repair)["title"].endswith("/asl repair — Axis")
     assert "Repair dr" in embed(repair)["description"]
     assert "A9.72" in fields(repair)["Rules"] or "FB16" in fields(repair)["Rules"]
@@ -171,7 +173,7 @@ async def test_a_short_asl_game_from_new_to_export(
     assert upload.filename.endswith(".jsonl")
     lines = [json.loads(line) for line in upload.data.decode().splitlines()]
     assert lines[0]["format"] == "referee-game-log"
-    assert [entry["seq"] for entry in lines[1:]] == list(range(1, start + 14))
+    assert [entry["seq"] for entry in lines[1:]] == list(range(1, start + 15))
     exported = tmp_path / upload.filename
     exported.write_bytes(upload.data)
     verify = await asyncio.to_thread(
@@ -189,8 +191,7 @@ async def test_roll_again_reruns_a_fire_whose_mg_kept_its_rof(
     table: tuple[FakeDiscord, BotProcess],
 ) -> None:
     discord, _ = table
-    await fresh_game(discord, "table-1", "asl")
-    await answer(discord, ["game", "seat"], {"side": "Axis"})
+    await fresh_game(discord, "table-1", "asl")  # alice referees without a seat: every side
     await answer(discord, ["asl", "phase"], {"phase": "pfph", "side": "Axis"})
     # ROF 4 is kept on a colored die of 1-4: some fire out of twenty keeps it
     for attempt in range(20):
@@ -220,8 +221,7 @@ async def test_preview_answers_the_asker_with_exact_odds_and_rolls_nothing(
     table: tuple[FakeDiscord, BotProcess],
 ) -> None:
     discord, _ = table
-    await fresh_game(discord, "table-1", "asl")
-    await answer(discord, ["game", "seat"], {"side": "Axis"})
+    await fresh_game(discord, "table-1", "asl")  # alice referees without a seat: every side
     await answer(discord, ["asl", "unit", "add"], {"name": "A", "side": "Axis", "kind": "squad"})
     options = {"name": "LMG", "side": "Axis", "kind": "sw_mg", "b": 11, "owner": "A"}
     await answer(discord, ["asl", "weapon", "add"], options)

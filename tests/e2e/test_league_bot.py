@@ -27,7 +27,10 @@ from tests.fake_discord import FakeDiscord, Reply, SentInteraction
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 TIMEOUT = 30.0
-CHANNELS = ("league-1", "league-2", "league-3", "batch-1", "notice-2", "decline-1", "decline-2")
+CHANNELS = (
+    "league-1", "league-2", "league-3", "batch-1", "notice-2", "decline-1", "decline-2",
+    "signed-1",
+)  # fmt: skip
 HEADER = (
     "TOURNAMENT ID,ROUND NO.,LEAVE BLANK,SCENARIO ID,PLAYER 1 NAME,PLAYER 1 ATTACKER OR DEFENDER,"
     "PLAYER 1 ALLIES OR AXIS,PLAYER 1 RESULT,PLAYER 2 NAME,PLAYER 2 ATTACKER OR DEFENDER,"
@@ -72,29 +75,38 @@ async def test_results_are_listed_and_the_league_zip_arrives_with_the_csv_and_ex
         "'chess' is neither a side of this game nor a draw; "
         "write winner:Axis, winner:Allied or winner:draw."
     )
-    first = await answer(
+    proposed = await answer(
         discord, ["game", "result"],
         {"winner": "axis", "scenario": "FT91", "attacker": "Axis", "tournament": "CASLO_18",
          "round": 1},
         user="alice", channel="league-1",
     )  # fmt: skip
-    assert not first.ephemeral
-    assert re.fullmatch(
-        r"#4 Result of FT91: Axis wins \(Axis attacked\)", first.embeds[0]["title"]
+    assert not proposed.ephemeral
+    assert proposed.embeds[0]["title"].startswith(
+        "#4 alice proposes /game result winner:Axis scenario:FT91"
+    ), proposed.embeds[0]["title"]
+    first = await answer(discord, ["game", "confirm"], {"entry": 4}, user="bob", channel="league-1")
+    assert first.embeds[0]["title"] == (
+        "#5 Result of FT91: Axis wins (Axis attacked), agreed by both sides"
     ), first.embeds[0]["title"]
-    second = await answer(
+    await answer(
         discord, ["game", "result"],
         {"winner": "draw", "scenario": "AP99", "attacker": "allied", "tournament": "CASLO_18",
          "round": 2},
         user="alice", channel="league-2",
     )  # fmt: skip
-    assert second.embeds[0]["title"] == "#4 Result of AP99: a draw (Allied attacked)"
+    second = await answer(
+        discord, ["game", "confirm"], {"entry": 4}, user="bob", channel="league-2"
+    )
+    assert second.embeds[0]["title"] == (
+        "#5 Result of AP99: a draw (Allied attacked), agreed by both sides"
+    )
     other = await answer(
         discord, ["game", "result"],
         {"winner": "allied", "scenario": "J1", "attacker": "Axis", "tournament": "FRIENDLIES"},
-        user="bob", channel="league-3",
+        user="alice", channel="league-3",
     )  # fmt: skip
-    assert other.embeds[0]["title"] == "#4 Result of J1: Allied wins (Axis attacked)"
+    assert other.embeds[0]["title"] == "#4 Result of J1: Allied wins (Axis attacked), conceded"
 
     listing = await answer(discord, ["game", "list"], user="bob", channel="league-3")
     assert listing.ephemeral
@@ -134,7 +146,12 @@ async def test_results_are_listed_and_the_league_zip_arrives_with_the_csv_and_ex
         table_text = archive.read("results.csv").decode("utf-8")
         exports = {name: archive.read(name) for name in names if name != "results.csv"}
     times = exports.pop("response_times.csv").decode("utf-8")
-    assert names[:2] == ["results.csv", "response_times.csv"] and len(exports) == 2
+    settled = exports.pop("settlements.csv").decode("utf-8")
+    assert [row[5:7] for row in csv.reader(io.StringIO(settled))][1:] == [
+        ["agreed", "bob"], ["agreed", "bob"],
+    ]  # fmt: skip
+    assert names[:3] == ["results.csv", "response_times.csv", "settlements.csv"]
+    assert len(exports) == 2
     assert [row[4:6] for row in csv.reader(io.StringIO(times))][1:] == [
         ["Axis", "alice"], ["Allied", "bob"], ["Axis", "bob"], ["Allied", "alice"],
     ]  # fmt: skip
@@ -301,3 +318,106 @@ async def click_result(sent: SentInteraction) -> Reply:
         reply = await sent.next_reply(TIMEOUT)
         if reply.kind == "followup" or (reply.kind == "callback" and reply.type == 4):
             return reply
+
+
+async def test_a_league_game_from_a_players_new_game_to_a_signed_result(
+    table: tuple[FakeDiscord, BotProcess], tmp_path: Path
+) -> None:
+    """Alice starts the game and plays Axis: she is its referee, and the reply says what that
+    means. Her set-up of Bob's side is only proposed: Bob confirms one with its button and
+    declines another. Her result is a proposal Bob disputes; her ruling on it is refused (she
+    plays); ref, a referee without a seat, rules; the league's zip carries the ruled result and
+    says so, and the game's export verifies."""
+    discord, _ = table
+    channel = "signed-1"
+    new = await answer(
+        discord, ["game", "new"], {"system": "asl", "title": "Signed"}, user="alice",
+        channel=channel,
+    )  # fmt: skip
+    fields = {f["name"]: f["value"] for f in new.embeds[0]["fields"]}
+    assert fields["Referee"] == (
+        "alice (the creator): for every side without a seat; once seated, for the other side "
+        "only by proposals its player confirms"
+    )
+    for side, user in (("Axis", "alice"), ("Allied", "bob")):
+        await answer(discord, ["game", "seat"], {"side": side}, user=user, channel=channel)
+
+    async def proposal_of(options: dict[str, object]) -> Reply:
+        reply = await answer(discord, ["asl", "unit", "add"], options, user="alice",
+                             channel=channel)  # fmt: skip
+        assert " alice proposes /asl unit add name:" in reply.embeds[0]["title"], reply.data
+        assert "the Allied player confirms" in reply.embeds[0]["title"]
+        assert reply.message is not None
+        return reply
+
+    squad = {"side": "Allied", "kind": "squad", "quality": "4-4-7"}
+    kept = await proposal_of({"name": "R1", **squad})
+    dropped = await proposal_of({"name": "R2", **squad})
+    confirm, _ = kept.custom_ids
+    assert kept.message is not None and dropped.message is not None
+    refused = await discord.click(confirm, kept.message["id"], user="alice", channel=channel)
+    assert (await refused.next_reply(TIMEOUT)).content == (
+        "The other side confirms a proposal, not its proposer."
+    )
+    done = await click_result(
+        await discord.click(confirm, kept.message["id"], user="bob", channel=channel)
+    )
+    assert done.embeds[0]["title"] == "#6 /asl unit add — Allied", done.data
+    _, decline = dropped.custom_ids
+    declined = await click_result(
+        await discord.click(decline, dropped.message["id"], user="bob", channel=channel)
+    )
+    assert declined.embeds[0]["title"] == "#7 Proposal 5 declined", declined.data
+    status = await answer(discord, ["game", "status"], user="bob", channel=channel)
+    who = {f["name"]: f["value"] for f in status.embeds[0]["fields"]}["Who acts for whom"]
+    assert who.splitlines()[:2] == [
+        "alice: Axis; Allied only by proposals its player confirms (a referee who plays)",
+        "bob: Allied",
+    ], who
+
+    result = {"winner": "Axis", "scenario": "FT91", "attacker": "Axis", "tournament": "SIGNED"}
+    proposed = await answer(discord, ["game", "result"], result, user="alice", channel=channel)
+    assert proposed.embeds[0]["title"].endswith(
+        "the Allied player confirms with /game confirm entry:8 or disputes it with "
+        "/game decline entry:8"
+    ), proposed.data
+    assert proposed.message is not None
+    _, dispute = proposed.custom_ids
+    disputed = await click_result(
+        await discord.click(dispute, proposed.message["id"], user="bob", channel=channel)
+    )
+    assert disputed.embeds[0]["title"] == (
+        "#9 bob disputes the result of proposal 8; a referee without a seat rules on it with "
+        "/game rule entry:9"
+    ), disputed.data
+    ruling = {"entry": 9, "decision": "grant", "reason": "R1 broke on turn 5"}
+    own = await answer(discord, ["game", "rule"], ruling, user="alice", channel=channel)
+    assert own.ephemeral and own.content == (
+        "Only a referee without a seat may rule on a dispute or a claim; you play Axis."
+    )
+    ended = await answer(discord, ["game", "end"], user="ref", channel=channel)
+    assert ended.ephemeral and "Entry 9 waits for a ruling" in ended.content
+    ruled = await answer(discord, ["game", "rule"], ruling, user="ref", channel=channel)
+    assert not ruled.ephemeral
+    assert ruled.embeds[0]["title"] == (
+        "#10 Ruling on entry 9: granted — Axis wins FT91 (Axis attacked): R1 broke on turn 5"
+    ), ruled.data
+
+    exported = await answer(
+        discord, ["game", "league"], {"tournament": "SIGNED"}, user="ref", channel=channel
+    )
+    assert exported.embeds[0]["title"] == (
+        "SIGNED: 1 result (1 ruled by a referee) and their games' exports"
+    )
+    (upload,) = exported.files
+    with zipfile.ZipFile(io.BytesIO(upload.data)) as archive:
+        rows = list(csv.reader(io.StringIO(archive.read("results.csv").decode("utf-8"))))
+        settled = list(csv.reader(io.StringIO(archive.read("settlements.csv").decode("utf-8"))))
+        (name,) = [n for n in archive.namelist() if n.startswith("game-")]
+        (tmp_path / name).write_bytes(archive.read(name))
+    assert rows[1][3:12] == [
+        "FT91", "alice", "attacker", "axis", "win", "bob", "defender", "allies", "lost",
+    ]  # fmt: skip
+    assert settled[1][4:] == ["Axis wins", "ruled", "ref", "10", "R1 broke on turn 5"]
+    verified = referee("verify", str(tmp_path / name))
+    assert verified.returncode == 0, verified.stdout + verified.stderr

@@ -132,7 +132,8 @@ async def test_a_used_repair_button_is_disabled_and_names_its_entry(
     """Regression: "Repair MMG" stayed active and a second click answered "MMG is ok"."""
     discord, _ = table
     channel = "buttons-1"
-    await new_asl_game(discord, channel)
+    # alice referees without a seat: she acts for every side, the first Player Turn too
+    await answer(discord, ["game", "new"], {"system": "asl"}, channel=channel)
     squad = {"name": "A", "side": "Axis", "kind": "squad"}
     await answer(discord, ["asl", "unit", "add"], squad, channel=channel)
     weapon = {"name": "MMG", "side": "Axis", "kind": "sw_mg", "b": 2, "repair": 3, "owner": "A"}
@@ -161,7 +162,8 @@ async def test_roll_again_survives_options_longer_than_a_custom_id(
     """Regression: "Roll again" vanished when its options passed 100 characters."""
     discord, _ = table
     channel = "buttons-2"
-    await new_asl_game(discord, channel)
+    # alice referees without a seat: she acts for every side, the first Player Turn too
+    await answer(discord, ["game", "new"], {"system": "asl"}, channel=channel)
     await answer(discord, ["asl", "phase"], {"phase": "pfph", "side": "Axis"}, channel=channel)
     for attempt in range(20):  # ROF 4 is kept on a colored die of 1-4
         names = [f"Heavy machine gun {attempt}{letter} of 1st Platoon" for letter in "ABCD"]

@@ -70,7 +70,8 @@ async def test_reads_show_what_another_process_wrote_since(database: Path | str)
         )
         assert await service.autocomplete(TABLE, "unit") == ["A1", "A2"]
 
-        other_process(database, "/game end\n")
+        # you play Axis: your end is a proposal Bob confirms (entry 7)
+        other_process(database, "/game end\n@bob /game confirm entry:7\n")
         status = await service.handle(TABLE, YOU, "status-3", gc.GameStatus())
         assert field(status, "Status") == "ended"
     finally:

@@ -23,7 +23,7 @@ from bot.service.game_service import GameService
 from bot.storage import Append, Duplicate, Repository, StoredEntry, open_repository
 from bot.storage.postgres import PostgresRepository, create_pool
 from bot.table import commands as gc
-from tests.bot.conftest import ADMIN, ALICE, BOB, HERE, start_game
+from tests.bot.conftest import ADMIN, ALICE, BOB, HERE, end_game, start_game
 from tests.bot.toysystem import SYSTEM
 from tests.conftest import ENGINES
 from tests.pgserver import PostgresServer
@@ -93,7 +93,7 @@ async def test_every_query_answers_what_was_posted(repo: Repository) -> None:
     await roll(service, repo, posted, HERE, ALICE, "a2", category="RS", count=2)
     await roll(service, repo, posted, HERE, BOB, "b1", category="IFT")
     await roll(service, repo, posted, HERE, BOB, "b2", dice="2d6", reason="Morale")
-    await service.handle(HERE, ALICE, "end", gc.GameEnd())
+    await end_game(service)
     await service.handle(HERE, ALICE, "new-again", gc.GameNew(system="toy"))  # a second game
     await service.handle(HERE, BOB, "seat-again", gc.GameSeat(side="Allied"))
     second = await game_id(repo, HERE)
@@ -164,7 +164,7 @@ async def test_every_query_answers_what_was_posted(repo: Repository) -> None:
     assert [e.seq for e in log] == list(range(1, len(log) + 1))
     assert await repo.entries(first, after=2, upto=4) == log[2:4]
     assert await repo.last_entries(first, 2) == log[-2:]
-    assert await repo.entry_by_interaction("b2") == log[-2]
+    assert await repo.entry_by_interaction("b2") == log[-3]  # the end proposed, then confirmed
     assert await repo.entry_by_interaction("never") is None
     seeds = await repo.revealed_seeds(first)
     assert len(seeds) == 1 and seeds[0][1] == ended.commitment

@@ -15,7 +15,7 @@ from bot.service.game_service import GameService
 from bot.storage import open_repository
 from bot.storage.base import BoardRow
 from bot.table import commands as gc
-from tests.bot.conftest import ALICE, HERE, start_game
+from tests.bot.conftest import ALICE, HERE, end_game, start_game
 from tests.bot.toysystem import SYSTEM, Ammo, Shoot
 from tests.conftest import ENGINES
 from tests.pgserver import PostgresServer
@@ -45,7 +45,7 @@ async def play(database: Path | str) -> None:
         await service.handle(HERE, ALICE, "rot", gc.GameRotate())
         await service.handle(HERE, ALICE, "phrase", gc.GameSeed(phrase="lucky"))
         await service.handle(HERE, ALICE, "ammo", Ammo(side="Axis", level=3))
-        await service.handle(HERE, ALICE, "end", gc.GameEnd())
+        await end_game(service)
         await start_game(service, OTHER)
         await service.handle(OTHER, ALICE, "r", gc.RollDice(dice="3d6"))
         row = await repo.active_game(OTHER.guild_id, OTHER.channel_id)

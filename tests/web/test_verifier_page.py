@@ -54,8 +54,10 @@ async def play(
             reply = await service.handle(HERE, ALICE if n == 0 else BOB, f"a{n}", command)
             if reply.awaiting_round is not None:
                 await service.resolution(HERE, reply)
-        if end:
-            await service.handle(HERE, ALICE, "e", gc.GameEnd())
+        if end:  # Alice plays: her end is a proposal Bob confirms
+            proposal = await service.handle(HERE, ALICE, "e", gc.GameEnd())
+            assert proposal.seq is not None
+            await service.handle(HERE, BOB, "c", gc.GameConfirm(entry=proposal.seq))
         row = await repo.latest_game(HERE.guild_id, HERE.channel_id)
         assert row is not None
         return await export_game(repo, row)

@@ -20,6 +20,7 @@ from bot.log import verify_dice
 from bot.log.signed import Anchor, check_hex
 from bot.log.verify import verify_text
 from tests.bot import test_deadline_forgery as deadlines
+from tests.bot import test_results as results
 from tests.bot import test_sealed_notes as notes
 from tests.bot import test_verify_forgery as forgery
 from tests.bot import test_verify_strict as strict
@@ -40,6 +41,10 @@ class Games:
         self.beacon = asyncio.run(_beacon_game(tmp / "beacon.db", end=True))
         self.beacon_active = asyncio.run(_beacon_game(tmp / "active.db", end=False))
         self.sealed = asyncio.run(_sealed_game(tmp / "sealed.db"))
+        self.results = {
+            name: asyncio.run(results.play(tmp / f"{name}.db", lines))
+            for name, lines in (("disputed", results.DISPUTED), ("confirmed", results.CONFIRMED))
+        }
         self.deadlines = asyncio.run(deadlines.play(tmp / "deadlines.db"))
 
 
@@ -126,6 +131,14 @@ def claims_of_trust(games: Games) -> dict[str, tuple[list[Forgery], bool]]:
         "strict reading:": ([(reseal(asl, strict.as_bool_or_float), (), ())], True),
         "who declared each entry": (
             [(reseal(lines, strict.by_player(6, forgery.ALICE, drop_sides=False)), (), ())],
+            True,
+        ),
+        "nobody holding a seat acted alone": (
+            [
+                (reseal(games.results[name], forge), (), ())
+                for name, forges in results.FORGERIES.items()
+                for forge in forges
+            ],
             True,
         ),
         "sealed notes:": (
@@ -218,8 +231,10 @@ def full_refuses(text: str, keys: Sequence[str], anchors: Sequence[str]) -> bool
 
 
 def test_the_honest_games_pass_both(games: Games) -> None:
-    honest = (games.asl, games.lines, games.beacon, games.beacon_active, games.sealed)
-    for text in (*honest, games.deadlines):
+    for text in (
+        games.asl, games.lines, games.beacon, games.beacon_active, games.sealed,
+        *games.results.values(), games.deadlines,
+    ):  # fmt: skip
         assert not standalone_refuses(text, [games.key] if text is games.asl else [], ())
         assert not full_refuses(text, (), ())
 

@@ -20,6 +20,8 @@ from bot.stats.times import TIMES_HEADER, SeatTimes, response_times, seconds, ti
 from bot.storage import GameRow
 from bot.table import commands as gc
 from bot.table.reminders import ball_of, clock_lines, now_quietly
+from bot.table.results import RESULT
+from bot.table.rulings import awaiting
 from rules_core.errors import InvalidInput
 
 RATINGS_HEADER = (
@@ -147,21 +149,27 @@ def _file_safe(text: str) -> str:
 
 @read(gc.GameList)
 async def game_list(core: Core, place: Place, actor: Actor, command: gc.GameList) -> Reply:
-    """The server's active games by player: where each plays, what and which side."""
+    """The server's active games by player: where each plays, what and which side, and whether
+    its result is disputed (an organiser's list of the rulings waiting)."""
     games = [g for g in await core.repo.games_in_guild(place.guild_id) if g.status == "active"]
     by_player: dict[str, list[str]] = {}
+    disputed = 0
     for game in games:
-        waiting = await _waiting(core, game)
+        dispute = awaiting(game.table, RESULT)
+        disputed += bool(dispute)
+        waiting = f" — result disputed: /game rule entry:{dispute[0]['entry']}" if dispute else ""
+        clock = await _waiting(core, game)
         for side, player in game.table["seats"].items():
             if player:
-                line = f"<#{game.channel_id}> {game.title} ({game.system}, {side})"
-                if waiting is not None and waiting[0] == side:
-                    line += f" — {waiting[1]}"
+                line = f"<#{game.channel_id}> {game.title} ({game.system}, {side}){waiting}"
+                if clock is not None and clock[0] == side:
+                    line += f" — {clock[1]}"
                 by_player.setdefault(player["name"], []).append(line)
     fields = tuple((name, "\n".join(lines)) for name, lines in sorted(by_player.items()))
     return Reply(
         command="/game list",
-        title=f"Active games in this server: {len(games)}",
+        title=f"Active games in this server: {len(games)}"
+        + (f" ({disputed} with a disputed result)" if disputed else ""),
         fields=fields or (("Players", "nobody is seated in an active game"),),
         scripted=core.scripted,
         ephemeral=True,

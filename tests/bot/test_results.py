@@ -22,9 +22,10 @@ from bot.log import seats, verify_dice
 from bot.log.export import export_game
 from bot.log.gamelog import FORMAT_VERSION
 from bot.log.verify import verify_text
-from bot.models import Actor
+from bot.models import Actor, Reply
 from bot.service.game_service import GameService
 from bot.storage import open_repository
+from bot.table import commands as gc
 from rules_core.errors import RulesError
 from tests.bot.test_verify_forgery import ALICE, BOB, PLACE, REF, SYSTEMS, reseal, standalone
 
@@ -290,3 +291,28 @@ def test_an_old_export_where_a_referee_who_played_acted_alone_still_verifies(
     relabelled = standalone(reseal(text, today), tmp_path)
     assert relabelled.returncode == 1, relabelled.stdout
     assert relabelled.stdout.startswith("MISMATCH at entry 5: you acts for Allied alone")
+
+
+def test_game_list_shows_the_organiser_which_results_wait_for_a_ruling(tmp_path: Path) -> None:
+    """The dispute of DISPUTED (entry 8), before its ruling: /game list names it on each of the
+    game's players and counts it; once ruled, it is no longer listed."""
+    db = tmp_path / "listed.db"
+    asyncio.run(play(db, DISPUTED[:8]))
+
+    async def listing() -> Reply:
+        repo = await open_repository(db)
+        try:
+            return await GameService(repo, SYSTEMS).handle(PLACE, REF, "list", gc.GameList())
+        finally:
+            await repo.close()
+
+    listed = asyncio.run(listing())
+    assert listed.title == "Active games in this server: 1 (1 with a disputed result)"
+    fields = dict(listed.fields)
+    assert fields["alice"].endswith("(asl, Axis) — result disputed: /game rule entry:8")
+    assert fields["bob"].endswith("(asl, Allied) — result disputed: /game rule entry:8")
+    # the referee without a seat rules (the lines before: the same interactions, answered again)
+    asyncio.run(play(db, [*DISPUTED[:8], DISPUTED[9]]))
+    listed = asyncio.run(listing())
+    assert listed.title == "Active games in this server: 1"
+    assert "disputed" not in dict(listed.fields)["alice"]

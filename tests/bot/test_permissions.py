@@ -496,24 +496,29 @@ SCENARIO_COMMANDS = [
 ]
 
 
+@pytest.mark.parametrize("role", ROLES)
 @pytest.mark.parametrize(
     ("system", "model"),
     SCENARIO_COMMANDS,
     ids=[f"{s}:{m.__name__}" for s, m in SCENARIO_COMMANDS],
 )
 async def test_no_player_sets_up_the_other_sides_things(
-    tmp_path: Path, system: str, model: type[BaseModel]
+    tmp_path: Path, system: str, model: type[BaseModel], role: str
 ) -> None:
     """Each set-up command naming the victim's things, sent in a scenario by the other side's
-    player, is only proposed; by a spectator, refused for permission; nothing changes."""
-    table, victim, attacker = await new_table(tmp_path, system)
+    player (or a referee who plays it), is only proposed; by a spectator, refused for permission;
+    nothing changes."""
+    table, victim, attacker = await new_table(
+        tmp_path, system, attacker_referees=role == "referee who plays"
+    )
     cases = list(instances(system, model, victim, attacker))
     assert cases
     bypasses: list[str] = []
+    actors = (ATTACKER, SPECTATOR) if role == "player" else (ATTACKER,)
     try:
         for why, command in cases:
             setup = gc.GameSetup(text=f"{command_line(command)}; # {why}")
-            for actor in (ATTACKER, SPECTATOR):
+            for actor in actors:
                 before = await table.snapshot()
                 try:
                     reply = await table.act(actor, setup)

@@ -19,10 +19,14 @@ from bot.console import ConsoleOptions, run_console
 
 TABLE = """\
 /game new system:asl
-/game seat side:Axis
+@carol /game seat side:Axis
 @bob /game seat side:Allied
 """
-"""Alice (the game's referee) holds Axis, bob Allied."""
+"""Alice (the game's referee, holding no seat) acts for either side; carol holds Axis, bob Allied.
+
+A referee who holds a seat acts for the other side only through a proposal its player confirms
+(issue 22), so the sentence tests' referee sits at no side and every line of theirs is ruled at once.
+"""
 
 DEFENCE = (
     TABLE

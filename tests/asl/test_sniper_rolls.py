@@ -41,30 +41,30 @@ async def test_a_roll_of_a_sniper_category_equal_to_the_enemy_san_activates_it(
         + """
         /asl san side:Axis san:3
         /asl san side:Allied san:4
-        /roll category:MC
+        @carol /roll category:MC
         @bob /roll category:MC
         @bob /roll category:th
-        /roll category:Rally
-        /roll category:CC
-        /roll category:TK
-        /roll category:SA dice:DR
-        /roll category:OBA
-        /roll category:TC count:2
-        /roll category:MC dice:1d6
+        @carol /roll category:Rally
+        @carol /roll category:CC
+        @carol /roll category:TK
+        @carol /roll category:SA dice:DR
+        @carol /roll category:OBA
+        @carol /roll category:TC count:2
+        @carol /roll category:MC dice:1d6
         """,
         dice="1,3,2,1,1,3,2,2,3,1,2,2,2,2,1,3,1,3,2,3,4",
     )
     allied = "A14.1: Original MC DR 4 = the Allied SAN 4 — the Allied Sniper is activated"
-    assert notes(played.reply("/roll category:MC")["steps"]) == [allied]
+    assert notes(played.reply("@carol /roll category:MC")["steps"]) == [allied]
     axis = "A14.1: Original MC DR 3 = the Axis SAN 3 — the Axis Sniper is activated"
     assert notes(played.reply("@bob /roll category:MC")["steps"]) == [axis]
     # bob holds Allied: a DR 4 equals his own SAN, which no DR of his activates
     assert notes(played.reply("@bob /roll category:th")["steps"]) == []
     for other in ("Rally", "CC", "TK", "SA dice:DR", "OBA"):  # A14.1 names none of them
-        assert notes(played.reply(f"/roll category:{other}")["steps"]) == [], other
-    tc = notes(played.reply("/roll category:TC count:2")["steps"])
+        assert notes(played.reply(f"@carol /roll category:{other}")["steps"]) == [], other
+    tc = notes(played.reply("@carol /roll category:TC count:2")["steps"])
     assert tc == ["A14.1: Original TC DR 4 = the Allied SAN 4 — the Allied Sniper is activated"]
-    assert notes(played.reply("/roll category:MC dice:1d6")["steps"]) == []  # a dr, not a DR
+    assert notes(played.reply("@carol /roll category:MC dice:1d6")["steps"]) == []  # a dr, not a DR
 
 
 async def test_a_referee_without_a_seat_is_told_whose_dr_it_must_be(tmp_path: Path) -> None:
@@ -100,6 +100,9 @@ async def test_a_beacon_roll_flags_the_enemy_sniper_as_a_server_roll_does(
         await service.handle(HERE, BOB, "seat-b", gc.GameSeat(side="Allied"))
         await service.handle(HERE, ALICE, "san-a", SetSan(side="Axis", san=7))
         await service.handle(HERE, ALICE, "san-b", SetSan(side="Allied", san=6))
+        # set-up concerns both sides: bob confirms the playing referee's proposals (#4, #5)
+        await service.handle(HERE, BOB, "ok-a", gc.GameConfirm(entry=4))
+        await service.handle(HERE, BOB, "ok-b", gc.GameConfirm(entry=5))
         declared = await service.handle(
             HERE, BOB, "mc", gc.RollDice(dice="DR", count=10, category="MC")
         )

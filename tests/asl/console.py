@@ -25,7 +25,7 @@ TABLE = """\
 """Alice (the game's referee, holding no seat) acts for either side; carol holds Axis, bob Allied.
 
 A referee who holds a seat acts for the other side only through a proposal its player confirms
-(issue 22), so the sentence tests' referee sits at no side and every line of theirs is ruled at once.
+(issue 22), so the sentence tests' referee sits at no side: each of their lines is ruled at once.
 """
 
 DEFENCE = (

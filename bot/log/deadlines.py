@@ -36,9 +36,7 @@ WAIT_KINDS = frozenset(
      "game.seat", "game.deadline"}
 )  # fmt: skip
 """The entries that begin a new wait (docs/guide/TABLE.md, "Deadlines")."""
-CLOCK_KINDS = frozenset(
-    {"game.pause", "game.resume", "game.extend", "game.missed", "game.claim", "game.forfeit"}
-)
+CLOCK_KINDS = frozenset({"game.pause", "game.resume", "game.extend", "game.missed", "game.claim"})
 """The deadlines' own entries: they begin no wait."""
 DEADLINE_STEP = 100
 """The step that is the deadline itself (a missed deadline when it passes)."""
@@ -475,6 +473,19 @@ BOT_ID = 0
 """The ``by`` id of the entries the bot writes itself (a missed deadline)."""
 
 
+FORFEIT_FACTS = ("side", "against", "player")
+"""What a ruling on a forfeit claim repeats of the claim (the verifiers compare them)."""
+
+
+def is_forfeit_granted(entry: Mapping[str, Any]) -> bool:
+    """A referee's ruling (``game.ruling``) that grants a forfeit claim."""
+    return (
+        entry.get("kind") == "game.ruling"
+        and entry.get("matter") == "forfeit"
+        and entry.get("decision") == "grant"
+    )
+
+
 class ClockCheck:
     """The verifiers' check of the deadlines' entries, fed every entry of an export in order
     (``see``): who may write each, and that a missed deadline, an extension or a forfeit claim
@@ -482,10 +493,8 @@ class ClockCheck:
 
     def __init__(self) -> None:
         self.entries: list[Mapping[str, Any]] = []
-        self.claims: dict[int, Mapping[str, Any]] = {}
-        """The forfeit claims not ruled on yet, by entry."""
         self.forfeit: int | None = None
-        """The entry that granted a forfeit: the deadlines stop there."""
+        """The ruling that granted a forfeit (``game.ruling`` on a claim): the deadlines stop."""
 
     def check(
         self,
@@ -501,8 +510,6 @@ class ClockCheck:
         kind = entry["kind"]
         by = int(entry["by"]["id"])
         agreed = "agreed" in entry
-        if kind == "game.forfeit":
-            return self._ruling(entry, referee=referee, held=held)
         if self.forfeit is not None and kind in ("game.extend", "game.missed", "game.claim"):
             return f"a {kind} entry after entry {self.forfeit} granted a forfeit"
         if kind in ("game.deadline", "game.pause", "game.resume"):
@@ -523,20 +530,6 @@ class ClockCheck:
             if seats.get(entry["against"]) != int(entry["player"]["id"]):
                 return f"names {entry['player']['name']}, who does not hold {entry['against']}"
         return check_entry(self.entries, entry) or self._court(entry, seats)
-
-    def _ruling(self, entry: Mapping[str, Any], *, referee: bool, held: set[str]) -> str | None:
-        """A ruling on a forfeit claim: by a referee without a seat, on a claim not ruled on
-        yet, naming its sides and player as the claim did."""
-        if not referee or held or "agreed" in entry:
-            return f"{entry['by']['name']} rules on a forfeit claim: only a referee without a seat"
-        claim = self.claims.get(int(entry["entry"]))
-        if claim is None:
-            return f"rules on entry {entry['entry']}, which is no forfeit claim waiting"
-        if any(entry[k] != claim[k] for k in ("side", "against", "player")):
-            return f"names other sides or another player than the claim of entry {entry['entry']}"
-        if entry["decision"] not in ("grant", "refuse"):
-            return f"decides {entry['decision']!r}: a ruling grants or refuses"
-        return None
 
     def _court(self, entry: Mapping[str, Any], seats: Mapping[str, Any]) -> str | None:
         """Whether the side an entry names to act is the one the log says: the side a waiting
@@ -577,12 +570,8 @@ class ClockCheck:
     def see(self, entry: Mapping[str, Any]) -> None:
         """Take ``entry`` into the log read so far (after checking it)."""
         self.entries.append(entry)
-        if entry["kind"] == "game.claim":
-            self.claims[int(entry["seq"])] = entry
-        elif entry["kind"] == "game.forfeit":
-            del self.claims[int(entry["entry"])]
-            if entry["decision"] == "grant":
-                self.forfeit = int(entry["seq"])
+        if is_forfeit_granted(entry):
+            self.forfeit = int(entry["seq"])
 
 
 __all__ = [
@@ -590,6 +579,7 @@ __all__ = [
     "CLOCK_KINDS",
     "DEADLINE_STEP",
     "DEFAULT_REMINDERS",
+    "FORFEIT_FACTS",
     "MAX_PAUSE",
     "MAX_SPAN",
     "WAIT_KINDS",
@@ -608,6 +598,7 @@ __all__ = [
     "deadline_span",
     "duration_words",
     "is_clock_command",
+    "is_forfeit_granted",
     "moment",
     "parse_duration",
     "paused_at",

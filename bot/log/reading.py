@@ -237,8 +237,6 @@ SHAPES: dict[str, dict[str, Any]] = {
                     "deadline": is_time},
     "game.claim": {"side": is_str, "against": is_str, "player": is_user, "since": is_int,
                    "court": is_str, "reason": is_str, "command": is_command},
-    "game.forfeit": {"entry": is_int, "decision": is_str, "reason": is_str, "side": is_str,
-                     "against": is_str, "player": is_user, "command": is_command},
     "action": ACTION,
     "roll": ROLL,
     "declared": {"declares": lambda v: v in ("action", "roll"), "round": is_int,
@@ -305,7 +303,6 @@ TEXT_LIMITS = {
     ("game.result", "tournament"): (0, 40), ("game.dispute", "reason"): (0, 200),
     ("game.ruling", "reason"): (1, 200), ("game.reveal", "text"): (0, 1000),
     ("game.pause", "reason"): (0, 200), ("game.claim", "reason"): (0, 200),
-    ("game.forfeit", "reason"): (1, 200),
 }  # fmt: skip
 """(kind, key) → the shortest and longest text the bot logs there (its commands' limits)."""
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from bot.log.deadlines import CLOCK_KINDS, ClockCheck
+from bot.log.deadlines import CLOCK_KINDS, FORFEIT_FACTS, ClockCheck
 from bot.log.reading import Mismatch
 
 NO_ONE_ALONE = 2
@@ -146,6 +146,8 @@ class Table:
             problem = self.clock.check(entry, referee=referee, held=held, seats=self.seats)
             if problem is not None:
                 raise Mismatch(seq, problem)
+            if kind == "game.claim":  # a forfeit claim: a matter for a referee without a seat
+                self.matters[seq] = {"kind": "forfeit", **{k: entry[k] for k in FORFEIT_FACTS}}
         elif kind != "game.new":
             raise Mismatch(seq, f"is of an unknown kind {kind!r}")
         self.clock.see(entry)
@@ -240,6 +242,8 @@ class Table:
             raise Mismatch(seq, f"decides {entry['decision']!r}, neither grant nor refuse")
         if matter["kind"] == "result" and entry.get("result") != matter["result"]:
             raise Mismatch(seq, "rules on another result than the one disputed")
+        if matter["kind"] == "forfeit" and any(entry.get(k) != matter[k] for k in FORFEIT_FACTS):
+            raise Mismatch(seq, "names other sides or another player than the forfeit claim")
 
     def reveal(self, entry: dict[str, Any], target: int, text: str, salt: str) -> None:
         """A sealed note revealed once, by its sealer (or by the bot at the end), its text and

@@ -230,6 +230,11 @@ def _roll_reply(entry: Mapping[str, Any], shown: Shown | None, base: dict[str, A
     )
 
 
+def _forfeit_granted(entry: Mapping[str, Any]) -> bool:
+    """A ruling that grants a forfeit claim (``/game deadline claim``)."""
+    return entry.get("matter") == "forfeit" and entry["decision"] == "grant"
+
+
 _TITLES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "game.new": lambda e: f"New {e['system']} game: {', '.join(e['sides'])}",
     "game.seat": lambda e: f"{with_verb(e['player']['name'], 'takes')} the {e['side']} seat",
@@ -265,6 +270,7 @@ _TITLES: dict[str, Callable[[Mapping[str, Any]], str]] = {
         f"Ruling on entry {e['entry']}: "
         + ("granted" if e["decision"] == "grant" else "refused")
         + (f" — {result_words(e['result'])}" if "result" in e else "")
+        + (f" — {e['side']} wins by forfeit" if _forfeit_granted(e) else "")
         + f": {e['reason']}"
     ),
     "game.decline": lambda e: (
@@ -292,16 +298,7 @@ _TITLES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "game.claim": lambda e: (
         f"{with_verb(e['by']['name'], 'claims')} a forfeit: {e['player']['name']} "
         f"({e['against']}) silent since entry {e['since']}; a referee without a seat rules with "
-        f"/game deadline rule entry:{e['seq']}" + (f" ({e['reason']})" if e.get("reason") else "")
-    ),
-    "game.forfeit": lambda e: (
-        f"The forfeit claim of entry {e['entry']} is "
-        + (
-            f"granted: {e['side']} wins by forfeit"
-            if e["decision"] == "grant"
-            else "refused: the game goes on"
-        )
-        + f" ({e['reason']})"
+        f"/game rule entry:{e['seq']}" + (f" ({e['reason']})" if e.get("reason") else "")
     ),
     "game.cancel": lambda e: (
         f"Entry {e['entry']} is cancelled before beacon round {e['round']}: {e['reason']}"

@@ -344,18 +344,6 @@ class GameDeadlineClaim(_Command):
     reason: str = Field(default="", max_length=200, description="What you want the referee to know")
 
 
-class GameDeadlineRule(_Command):
-    """Referee without a seat: grant or refuse a forfeit claim, by its entry number."""
-
-    action: Literal["game.deadline.rule"] = "game.deadline.rule"
-    referee_only: ClassVar[bool] = True
-    entry: int = Field(ge=1, le=MAX_SEQ, description="The entry of the forfeit claim")
-    decision: Literal["grant", "refuse"] = Field(
-        description="grant: the claimant wins by forfeit; refuse: the game goes on"
-    )
-    reason: str = Field(min_length=1, max_length=200, description="Why, for the log")
-
-
 class Notify(_Command):
     """Your turn notices, reminders and the rolls on your side by direct message, or not."""
 
@@ -466,7 +454,6 @@ TableCommand = Annotated[
     | GameDeadlineResume
     | GameDeadlineExtend
     | GameDeadlineClaim
-    | GameDeadlineRule
     | Notify
     | RollDice
     | Stats,
@@ -505,7 +492,6 @@ TABLE_COMMANDS: tuple[type[BaseModel], ...] = (
     GameDeadlineResume,
     GameDeadlineExtend,
     GameDeadlineClaim,
-    GameDeadlineRule,
     Notify,
     RollDice,
     Stats,
@@ -530,7 +516,6 @@ __all__ = [
     "GameDeadlineExtend",
     "GameDeadlinePause",
     "GameDeadlineResume",
-    "GameDeadlineRule",
     "GameDeadlineSet",
     "GameEnd",
     "GameExport",

@@ -10,6 +10,7 @@ are proposals the other side confirms (``/game confirm``), or a referee without 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -37,11 +38,14 @@ from bot.service.proposals import agreement
 from bot.stats.times import duration_text
 from bot.table import commands as gc
 from bot.table.reminders import ball_of, now_of, now_quietly, pauses_of, settings_of
+from bot.table.rulings import await_ruling, rules_on
 from rules_core.errors import InvalidInput
 
 ORGANISER_OPTIONS = ("reminders", "extensions", "silence", "alert")
 """Options of the organiser's alone: a player may propose the deadline, its clock time and zone."""
 OFF_WORDS = ("off", "none")
+FORFEIT = "forfeit"
+"""The kind of matter a forfeit claim is (``awaiting_ruling``, ruled by ``/game rule``)."""
 
 
 def _clock_error(exc: ClockError) -> InvalidInput:
@@ -379,7 +383,7 @@ async def extend(core: Core, live: Live, actor: Actor, command: gc.GameDeadlineE
 @write(gc.GameDeadlineClaim)
 async def claim(core: Core, live: Live, actor: Actor, command: gc.GameDeadlineClaim) -> Change:
     """/game deadline claim: the other player claims a forfeit after the organiser's limit of
-    silence; a referee without a seat rules on it."""
+    silence; a referee without a seat rules on it (``/game rule``)."""
     row = live.row
     settings = settings_of(row)
     if settings is None or settings.silence is None:
@@ -421,52 +425,25 @@ async def claim(core: Core, live: Live, actor: Actor, command: gc.GameDeadlineCl
         "command": _command(command),
     }
     table = copy_table(row.table)
-    table["claims"] = [
-        *table.get("claims", ()),
-        {"entry": row.head_seq + 1, "by": {"id": actor.user_id, "name": actor.name},
-         "side": mine[0], "against": ball.side, "player": ball.player.model_dump()},
-    ]  # fmt: skip
+    await_ruling(
+        table, row.head_seq + 1, FORFEIT, by={"id": actor.user_id, "name": actor.name},
+        side=mine[0], against=ball.side, player=ball.player.model_dump(),
+    )  # fmt: skip
     return Change(kind="game.claim", data=data, table=table, at=now_text)
 
 
-@write(gc.GameDeadlineRule)
-async def rule(core: Core, live: Live, actor: Actor, command: gc.GameDeadlineRule) -> Change:
-    """/game deadline rule: a referee without a seat grants a forfeit claim (the claimant wins by
-    forfeit, and the game's deadlines stop) or refuses it (the game goes on), with a reason."""
-    row = live.row
-    if not free_hand(row, actor):
-        raise NotAReferee(
-            "Only a referee without a seat (an organiser, the referee role or an administrator) "
-            "rules on a forfeit claim."
-        )
-    claims = row.table.get("claims", ())
-    found = next((c for c in claims if c["entry"] == command.entry and "ruled" not in c), None)
-    if found is None:
-        waiting = [str(c["entry"]) for c in claims if "ruled" not in c]
-        raise InvalidInput(
-            f"Entry {command.entry} is not a forfeit claim waiting for a ruling"
-            + (f"; these are: {', '.join(waiting)}." if waiting else "; none waits.")
-        )
-    reason = command.reason.strip()
-    if not reason:
-        raise InvalidInput("Give the ruling's reason (reason:…): it goes in the log.")
-    now_text, _ = now_of(core)
-    table = copy_table(row.table)
-    table["claims"] = [
-        {**c, "ruled": command.decision} if c["entry"] == command.entry else c for c in claims
-    ]
-    facts = {k: found[k] for k in ("side", "against", "player")}
+@rules_on(FORFEIT)
+def _forfeit_ruled(
+    live: Live, actor: Actor, matter: Mapping[str, Any], command: gc.GameRule, table: dict[str, Any]
+) -> dict[str, Any]:
+    """A ruling on a forfeit claim (``/game rule``): granted, the claimant wins by forfeit and the
+    game's deadlines stop (``table["forfeit"]``); refused, the game goes on."""
+    facts = {key: matter[key] for key in ("side", "against", "player")}
     if command.decision == "grant":
         by = {"id": actor.user_id, "name": actor.name}
-        table["forfeit"] = {**facts, "entry": row.head_seq + 1, "claim": command.entry, "by": by}
-    data = {
-        "entry": command.entry,
-        "decision": command.decision,
-        "reason": reason,
-        **facts,
-        "command": _command(command),
-    }
-    return Change(kind="game.forfeit", data=data, table=table, at=now_text)
+        table["forfeit"] = {**facts, "entry": live.row.head_seq + 1, "claim": matter["entry"],
+                            "by": by}  # fmt: skip
+    return facts
 
 
 # --- /notify ----------------------------------------------------------------------------------
@@ -502,5 +479,4 @@ __all__ = [
     "pause",
     "read_settings",
     "resume",
-    "rule",
 ]

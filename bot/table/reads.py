@@ -47,11 +47,6 @@ CLOCK_SUMMARIES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "game.extend": lambda e: f"extension {e['count']} of {e['of']} ({e['side']})",
     "game.missed": lambda e: f"{e['player']['name']} ({e['side']}) missed the deadline",
     "game.claim": lambda e: f"claims a forfeit against {e['player']['name']} ({e['against']})",
-    "game.forfeit": lambda e: (
-        f"grants the forfeit claim of entry {e['entry']}: {e['side']} wins"
-        if e["decision"] == "grant"
-        else f"refuses the forfeit claim of entry {e['entry']}"
-    ),
 }
 """A line of the deadlines' entries in /game log and on the board."""
 
@@ -328,6 +323,11 @@ def matter_line(matter: Mapping[str, Any]) -> str:
             f"#{matter['entry']} {matter['by']['name']} disputes "
             f"{result_words(matter['result'])}, proposed by {matter['proposed_by']['name']}: "
             f"/game rule entry:{matter['entry']}"
+        )
+    if matter["kind"] == "forfeit":
+        return (
+            f"#{matter['entry']} {matter['by']['name']} claims a forfeit against "
+            f"{matter['player']['name']} ({matter['against']}): /game rule entry:{matter['entry']}"
         )
     return f"#{matter['entry']} {matter['kind']}: /game rule entry:{matter['entry']}"
 

@@ -41,7 +41,7 @@ async def play(db: Path, **deadline: str) -> str:
         table.clock.advance(days=5)
         await table.fire()
         claimed = await table.act(ALICE, gc.GameDeadlineClaim(reason="silent"))
-        granted = gc.GameDeadlineRule(entry=claimed.seq or 0, decision="grant", reason="silent")
+        granted = gc.GameRule(entry=claimed.seq or 0, decision="grant", reason="silent")
         await table.act(ADMIN, granted)
         row = await repo.latest_game(HERE.guild_id, HERE.channel_id)
         assert row is not None
@@ -60,7 +60,7 @@ def test_the_honest_export_with_the_deadlines_entries_verifies_with_both(
 ) -> None:
     kinds = [e.split('"kind":"')[1].split('"')[0] for e in exported.split("\n")[1:] if e]
     for kind in ("game.deadline", "game.pause", "game.extend", "game.missed", "game.claim",
-                 "game.forfeit"):  # fmt: skip
+                 "game.ruling"):  # fmt: skip
         assert kind in kinds
     report = verify_text(exported, SYSTEMS)
     assert report.ok, report.message
@@ -94,11 +94,11 @@ def missed_by_a_player(entries: list[dict[str, Any]]) -> None:
 
 
 def forfeit_granted_by_a_player(entries: list[dict[str, Any]]) -> None:
-    of_kind(entries, "game.forfeit")["by"] = {"id": ALICE.user_id, "name": "alice"}
+    of_kind(entries, "game.ruling")["by"] = {"id": ALICE.user_id, "name": "alice"}
 
 
 def ruling_on_no_claim(entries: list[dict[str, Any]]) -> None:
-    of_kind(entries, "game.forfeit")["entry"] -= 1
+    of_kind(entries, "game.ruling")["entry"] -= 1
 
 
 def claim_for_the_other_side(entries: list[dict[str, Any]]) -> None:

@@ -202,7 +202,7 @@ async def test_a_forfeit_is_claimed_after_the_organisers_silence(repo: Repositor
     claimed = await table.act(ALICE, gc.GameDeadlineClaim(reason="five days"))
     assert claimed.title == (
         "alice claims a forfeit: bob (Allied) silent since entry 5; a referee without a seat "
-        "rules with /game deadline rule entry:7 (five days)"
+        "rules with /game rule entry:7 (five days)"
     )
     with pytest.raises((UserError, RulesError), match="claimed for this silence already"):
         await table.act(ALICE, gc.GameDeadlineClaim())
@@ -216,17 +216,15 @@ async def test_a_referee_without_a_seat_rules_on_a_forfeit_claim(repo: Repositor
     table.clock.advance(days=5)
     await table.fire()
     claim = await table.act(ALICE, gc.GameDeadlineClaim(reason="five days"))
-    rule = gc.GameDeadlineRule(entry=claim.seq or 0, decision="grant", reason="seven days")
+    rule = gc.GameRule(entry=claim.seq or 0, decision="grant", reason="seven days")
     for who in (ALICE, BOB):  # alice created the game (a referee) but holds a seat
         with pytest.raises(NotAReferee, match="Only a referee without a seat"):
             await table.act(who, rule)
     refused = await table.act(
         ADMIN, rule.model_copy(update={"decision": "refuse", "reason": "bob wrote to me"})
     )
-    assert refused.title == (
-        f"The forfeit claim of entry {claim.seq} is refused: the game goes on (bob wrote to me)"
-    )
-    with pytest.raises(RulesError, match=f"Entry {claim.seq} is not a forfeit claim waiting"):
+    assert refused.title == f"Ruling on entry {claim.seq}: refused: bob wrote to me"
+    with pytest.raises(RulesError, match=f"Entry {claim.seq} is not a dispute or a claim waiting"):
         await table.act(ADMIN, rule)
     status = dict((await table.act(ALICE, gc.GameStatus())).fields)
     assert status["Clock"].startswith("Allied to act: bob, for 5 d 0 h 00 min"), status
@@ -237,10 +235,10 @@ async def test_a_referee_without_a_seat_rules_on_a_forfeit_claim(repo: Repositor
     await table.fire()
     again = await table.act(ALICE, gc.GameDeadlineClaim())
     granted = await table.act(
-        ADMIN, gc.GameDeadlineRule(entry=again.seq or 0, decision="grant", reason="silent twice")
+        ADMIN, gc.GameRule(entry=again.seq or 0, decision="grant", reason="silent twice")
     )
     assert granted.title == (
-        f"The forfeit claim of entry {again.seq} is granted: Axis wins by forfeit (silent twice)"
+        f"Ruling on entry {again.seq}: granted — Axis wins by forfeit: silent twice"
     )
     status = dict((await table.act(ALICE, gc.GameStatus())).fields)
     assert status["Clock"] == (
@@ -251,7 +249,7 @@ async def test_a_referee_without_a_seat_rules_on_a_forfeit_claim(repo: Repositor
     with pytest.raises((UserError, RulesError)):
         await table.act(ALICE, gc.GameDeadlineClaim())
     kinds = [e["kind"] for e in await table.entries()]
-    assert kinds.count("game.forfeit") == 2 and kinds.count("game.claim") == 2
+    assert kinds.count("game.ruling") == 2 and kinds.count("game.claim") == 2
 
 
 async def test_timers_survive_a_restart(repo: Repository, database: Path | str) -> None:
@@ -302,9 +300,8 @@ REFUSALS: list[tuple[Actor, BaseModel, type[Exception], str]] = [
     (BOB, gc.GameDeadlineExtend(), RulesError, "taken the 0 extensions"),
     (ALICE, gc.GameDeadlineClaim(), RulesError, "allow no forfeit claims"),
     (BOB, gc.GameDeadlineDefaults(duration="2d"), NotAReferee, "server administrator"),
-    (BOB, gc.GameDeadlineRule(entry=5, decision="grant", reason="x"), NotAReferee, "without a"),
-    (ADMIN, gc.GameDeadlineRule(entry=5, decision="grant", reason="x"), RulesError, "none waits"),
-    (ADMIN, gc.GameDeadlineRule(entry=5, decision="grant", reason=" "), RulesError, "none waits"),
+    (BOB, gc.GameRule(entry=5, decision="grant", reason="x"), NotAReferee, "without a seat"),
+    (ADMIN, gc.GameRule(entry=5, decision="grant", reason="x"), RulesError, "nothing waits"),
 ]
 
 

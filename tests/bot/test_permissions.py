@@ -340,13 +340,12 @@ OWN_RULES: set[type[BaseModel]] = {
     gc.GameRule,  # below and tests/bot/test_results.py: a referee without a seat only
     # tests/bot/test_deadlines.py: a deadline, a pause or its end is proposed by a player and
     # confirmed by the other (a referee without a seat decides alone); an extension is the
-    # player's to act, a forfeit claim the other player's, its ruling a referee's without a seat
+    # player's to act, a forfeit claim the other player's (a referee without a seat rules on it)
     gc.GameDeadlineSet,
     gc.GameDeadlinePause,
     gc.GameDeadlineResume,
     gc.GameDeadlineExtend,
     gc.GameDeadlineClaim,
-    gc.GameDeadlineRule,
 }
 """Checked by their own tests below (a new game, seats, voids and confirmations)."""
 

@@ -206,16 +206,14 @@ async def test_a_forfeit_claim_is_ruled_by_a_referee_without_a_seat(
     claim = await answer(
         discord, ["game", "deadline", "claim"], {"reason": "three days"}, channel="table-1"
     )
-    found = re.search(r"/game deadline rule entry:(\d+)", claim.embeds[0]["title"])
+    found = re.search(r"/game rule entry:(\d+)", claim.embeds[0]["title"])
     assert found is not None and "alice claims a forfeit" in claim.embeds[0]["title"], claim.data
     rule = {"entry": int(found[1]), "decision": "grant", "reason": "three days without a word"}
-    refused = await answer(discord, ["game", "deadline", "rule"], rule, channel="table-1")
+    refused = await answer(discord, ["game", "rule"], rule, channel="table-1")
     assert refused.ephemeral and "Only a referee without a seat" in str(refused.data)
-    granted = await answer(
-        discord, ["game", "deadline", "rule"], rule, user="ref", channel="table-1"
-    )
+    granted = await answer(discord, ["game", "rule"], rule, user="ref", channel="table-1")
     assert not granted.ephemeral, granted.data
-    assert "is granted: Axis wins by forfeit" in granted.embeds[0]["title"], granted.data
+    assert "granted — Axis wins by forfeit" in granted.embeds[0]["title"], granted.data
     status = await answer(discord, ["game", "status"], {}, user="bob", channel="table-1")
     assert "Axis wins by forfeit: bob (Allied) was silent" in str(status.embeds[0]["fields"])
     await stop(bot)

@@ -1,13 +1,12 @@
 """/game void, /game confirm and /game decline: voiding entries, confirming or refusing
 proposals — of system actions, and of the table commands a referee who plays may only propose
-(each carried out by its own handler's ``agreed``, or by the decision registered with
-:func:`agreement`: a deadline, a pause)."""
+(each carried out by its own handler's ``agreed``: a seat, a result, a deadline, a pause…)."""
 
 from __future__ import annotations
 
 import inspect
-from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, TypeVar
+from collections.abc import Awaitable, Mapping
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -23,26 +22,6 @@ from bot.service.permissions import free_hand, held_sides, other_sides, require_
 from bot.storage import GameRow
 from bot.table import commands as gc
 from rules_core.scenario import SETUP_ACTION, SetupRefused
-
-Agree = Callable[[Core, Live, Actor, Any, dict[str, Any]], Change | Awaitable[Change]]
-AGREEMENTS: dict[str, tuple[type[BaseModel], Agree]] = {}
-"""Table commands a player proposes and another side confirms, by action: their model and the
-decision carrying one out once agreed (``agreed``: the proposal and its proposer). Registered
-beside each command's handler with :func:`agreement`."""
-
-
-AgreeT = TypeVar("AgreeT", bound=Callable[..., Any])
-
-
-def agreement(model: type[BaseModel]) -> Callable[[AgreeT], AgreeT]:
-    """Register the decorated function as what a confirmed proposal of ``model`` does."""
-    action = str(model.model_fields["action"].default)
-
-    def register(agree: AgreeT) -> AgreeT:
-        AGREEMENTS[action] = (model, agree)
-        return agree
-
-    return register
 
 
 def _entry_sides(entry: Mapping[str, Any], sides: list[str]) -> list[str]:
@@ -150,7 +129,7 @@ def _table_handler(proposal: Mapping[str, Any], core: Core) -> Write | None:
     scenario's set-up, which every system runs as its own action)."""
     action = str(proposal["command"].get("action"))
     model = gc.TABLE_BY_ACTION.get(action)
-    if model is None or action == SETUP_ACTION or action in AGREEMENTS:
+    if model is None or action == SETUP_ACTION:
         return None
     handler = core.handlers.get(model)
     if not isinstance(handler, Write) or handler.agreed is None:
@@ -201,10 +180,6 @@ async def confirm(core: Core, live: Live, actor: Actor, command: gc.GameConfirm)
         raise NotYourSide(f"Only {_who_answers(proposal)} may confirm this proposal.")
     agreed = {"proposal": command.entry, "proposed_by": proposer}
     data = dict(proposal["command"])
-    if (agreed_command := AGREEMENTS.get(str(data.get("action")))) is not None:
-        model, agree = agreed_command
-        decided = agree(core, live, actor, model.model_validate(data), agreed)
-        return await decided if inspect.isawaitable(decided) else decided
     handler = _table_handler(proposal, core)
     if handler is not None:
         assert handler.agreed is not None and handler.model is not None

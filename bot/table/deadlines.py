@@ -34,7 +34,6 @@ from bot.service.change import Change, Live, copy_table
 from bot.service.core import Core
 from bot.service.handlers import read, write
 from bot.service.permissions import free_hand, held_sides, require_player
-from bot.service.proposals import agreement
 from bot.stats.times import duration_text
 from bot.table import commands as gc
 from bot.table.reminders import ball_of, now_of, now_quietly, pauses_of, settings_of
@@ -139,27 +138,6 @@ def _command(command: Any) -> dict[str, Any]:
 # --- /game deadline set ------------------------------------------------------------------------
 
 
-@write(gc.GameDeadlineSet)
-async def deadline_set(core: Core, live: Live, actor: Actor, command: gc.GameDeadlineSet) -> Change:
-    """/game deadline set: a referee without a seat sets the game's deadline; a player proposes
-    the duration, clock time or zone to the other side."""
-    given = _given(command)
-    if not given and not command.off:
-        raise InvalidInput(
-            "Give a duration (duration:48h), a clock time (at:20:00), a zone, or off:true."
-        )
-    organiser = [name for name in given if name in ORGANISER_OPTIONS]
-    if organiser and not free_hand(live.row, actor):
-        raise NotAReferee(
-            f"Only a referee without a seat sets {', '.join(organiser)}; "
-            "players propose the duration, clock time and zone."
-        )
-    # bad options are refused before anything is proposed
-    read_settings(command, await _base_settings(core, live.row.guild_id, live.row.table))
-    return _agreed_or_proposed(live, actor, command) or await _set(core, live, actor, command, None)
-
-
-@agreement(gc.GameDeadlineSet)
 async def _set(
     core: Core,
     live: Live,
@@ -183,6 +161,26 @@ async def _base_settings(core: Core, guild_id: int, table: dict[str, Any]) -> Se
         return Settings.from_json(table["clock"])
     server = await core.repo.server_settings(guild_id)
     return Settings.from_json(server) if server else Settings()
+
+
+@write(gc.GameDeadlineSet, agreed=_set)
+async def deadline_set(core: Core, live: Live, actor: Actor, command: gc.GameDeadlineSet) -> Change:
+    """/game deadline set: a referee without a seat sets the game's deadline; a player proposes
+    the duration, clock time or zone to the other side."""
+    given = _given(command)
+    if not given and not command.off:
+        raise InvalidInput(
+            "Give a duration (duration:48h), a clock time (at:20:00), a zone, or off:true."
+        )
+    organiser = [name for name in given if name in ORGANISER_OPTIONS]
+    if organiser and not free_hand(live.row, actor):
+        raise NotAReferee(
+            f"Only a referee without a seat sets {', '.join(organiser)}; "
+            "players propose the duration, clock time and zone."
+        )
+    # bad options are refused before anything is proposed
+    read_settings(command, await _base_settings(core, live.row.guild_id, live.row.table))
+    return _agreed_or_proposed(live, actor, command) or await _set(core, live, actor, command, None)
 
 
 # --- /game deadline defaults ---------------------------------------------------------------------
@@ -261,25 +259,6 @@ def _zone(table: dict[str, Any]) -> str:
     return str((table.get("clock") or {}).get("zone") or "UTC")
 
 
-@write(gc.GameDeadlinePause)
-def pause(core: Core, live: Live, actor: Actor, command: gc.GameDeadlinePause) -> Change:
-    """/game deadline pause: proposed to the other side, or decided by a referee without a seat."""
-    _, now = now_quietly(core)
-    _refuse_if_paused(live, now)
-    _pause_end(command, now, _zone(live.row.table))
-    return _agreed_or_proposed(live, actor, command) or _pause(core, live, actor, command, None)
-
-
-def _refuse_if_paused(live: Live, now: datetime) -> None:
-    current = paused_at(pauses_of(live.row), now)
-    if current is not None:
-        raise InvalidInput(
-            f"The game is paused until {current.end.strftime('%Y-%m-%d %H:%M')} UTC; "
-            "/game deadline resume ends the pause."
-        )
-
-
-@agreement(gc.GameDeadlinePause)
 def _pause(
     core: Core,
     live: Live,
@@ -304,16 +283,24 @@ def _pause(
     return Change(kind="game.pause", data=data, table=table, at=now_text)
 
 
-@write(gc.GameDeadlineResume)
-def resume(core: Core, live: Live, actor: Actor, command: gc.GameDeadlineResume) -> Change:
-    """/game deadline resume: ends the pause in progress, by agreement or a referee's decision."""
+@write(gc.GameDeadlinePause, agreed=_pause)
+def pause(core: Core, live: Live, actor: Actor, command: gc.GameDeadlinePause) -> Change:
+    """/game deadline pause: proposed to the other side, or decided by a referee without a seat."""
     _, now = now_quietly(core)
-    if paused_at(pauses_of(live.row), now) is None:
-        raise InvalidInput("The game is not paused.")
-    return _agreed_or_proposed(live, actor, command) or _resume(core, live, actor, command, None)
+    _refuse_if_paused(live, now)
+    _pause_end(command, now, _zone(live.row.table))
+    return _agreed_or_proposed(live, actor, command) or _pause(core, live, actor, command, None)
 
 
-@agreement(gc.GameDeadlineResume)
+def _refuse_if_paused(live: Live, now: datetime) -> None:
+    current = paused_at(pauses_of(live.row), now)
+    if current is not None:
+        raise InvalidInput(
+            f"The game is paused until {current.end.strftime('%Y-%m-%d %H:%M')} UTC; "
+            "/game deadline resume ends the pause."
+        )
+
+
 def _resume(
     core: Core,
     live: Live,
@@ -334,6 +321,15 @@ def _resume(
         data["agreed"] = agreed
         table["proposals"] = [p for p in table["proposals"] if p["entry"] != agreed["proposal"]]
     return Change(kind="game.resume", data=data, table=table, at=now_text)
+
+
+@write(gc.GameDeadlineResume, agreed=_resume)
+def resume(core: Core, live: Live, actor: Actor, command: gc.GameDeadlineResume) -> Change:
+    """/game deadline resume: ends the pause in progress, by agreement or a referee's decision."""
+    _, now = now_quietly(core)
+    if paused_at(pauses_of(live.row), now) is None:
+        raise InvalidInput("The game is not paused.")
+    return _agreed_or_proposed(live, actor, command) or _resume(core, live, actor, command, None)
 
 
 # --- extensions and forfeit claims -----------------------------------------------------------

@@ -103,7 +103,8 @@ SETTLEMENTS_HEADER = (
 """The header of ``settlements.csv``: how each result was settled (``settled``: ``agreed``,
 ``conceded``, ``referee``, ``ruled`` — by a referee without a seat, on a dispute —, or
 ``one_side`` for a result recorded before results needed both sides), by whom, at which entry,
-and a ruling's reason."""
+and a ruling's reason (for a forfeit's result, the forfeit's ruling: ``forfeit granted at entry
+N: …``)."""
 
 
 def settlement_row(
@@ -115,6 +116,11 @@ def settlement_row(
     logged = entries.get(int(entry)) if entry is not None else None
     by = result["by"]["name"] if "by" in result else ""
     reason = str(logged["reason"]) if logged and logged["kind"] == "game.ruling" else ""
+    forfeit = game.table.get("forfeit")
+    if forfeit and forfeit["side"] == result["winner"]:
+        # the winner's by a referee's ruling on a forfeit claim: the ruling says why
+        ruling = entries.get(int(forfeit["entry"])) or {}
+        reason = f"forfeit granted at entry {forfeit['entry']}: {ruling.get('reason', '')}"
     outcome = "draw" if result["winner"] == "draw" else f"{result['winner']} wins"
     return [
         str(result["tournament"]), str(result["round"]), str(result["scenario"]),

@@ -84,6 +84,16 @@ def _refuse_unsettled(row: GameRow) -> None:
             )
 
 
+def _refuse_against_forfeit(row: GameRow, fields: Mapping[str, Any]) -> None:
+    """After a forfeit granted by a referee's ruling, the result names its winner."""
+    forfeit = row.table.get("forfeit")
+    if forfeit and fields["winner"] != forfeit["side"]:
+        raise InvalidInput(
+            f"Entry {forfeit['entry']} granted {forfeit['side']} a win by forfeit; the result "
+            f"names winner:{forfeit['side']}."
+        )
+
+
 def _recorded(
     row: GameRow,
     actor: Actor,
@@ -142,6 +152,7 @@ def result(core: Core, live: Live, actor: Actor, command: gc.GameResult) -> Chan
     require_player(row, actor)
     fields = result_fields(row, command)
     _refuse_unsettled(row)
+    _refuse_against_forfeit(row, fields)
     if free_hand(row, actor):
         return _recorded(row, actor, fields, "referee")
     settled = row.table.get("result")

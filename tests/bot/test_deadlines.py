@@ -252,6 +252,40 @@ async def test_a_referee_without_a_seat_rules_on_a_forfeit_claim(repo: Repositor
     assert kinds.count("game.ruling") == 2 and kinds.count("game.claim") == 2
 
 
+async def test_a_granted_forfeit_reaches_the_league_export_with_its_ruling(
+    repo: Repository,
+) -> None:
+    """The referee records the league result of a forfeit: it names the forfeit's winner (any
+    other winner is refused), and settlements.csv says the result rests on the ruling."""
+    table = await seated(repo, silence="5d")
+    table.clock.advance(days=5)
+    await table.fire()
+    claim = await table.act(ALICE, gc.GameDeadlineClaim(reason="five days"))
+    granted = await table.act(
+        ADMIN, gc.GameRule(entry=claim.seq or 0, decision="grant", reason="seven days")
+    )
+    result = gc.GameResult(winner="Allied", scenario="FT91", attacker="Axis", tournament="T1")
+    before = await table.entries()
+    with pytest.raises(RulesError, match=f"Entry {granted.seq} granted Axis a win by forfeit"):
+        await table.act(ADMIN, result)
+    with pytest.raises(RulesError, match="winner:Axis"):
+        await table.act(BOB, result)  # not even as a concession of the forfeit's winner
+    assert await table.entries() == before
+    await table.act(ADMIN, result.model_copy(update={"winner": "Axis"}))
+    league = await table.act(ADMIN, gc.GameLeague(tournament="T1"))
+    assert league.file is not None
+    with zipfile.ZipFile(io.BytesIO(league.file.content)) as archive:
+        (settled,) = csv.DictReader(io.StringIO(archive.read("settlements.csv").decode()))
+        (rated,) = csv.DictReader(io.StringIO(archive.read("results.csv").decode()))
+    assert (settled["result"], settled["settled"], settled["settled_by"]) == (
+        "Axis wins",
+        "referee",
+        "admin",
+    )
+    assert settled["reason"] == f"forfeit granted at entry {granted.seq}: seven days"
+    assert (rated["PLAYER 1 RESULT"], rated["PLAYER 2 RESULT"]) == ("win", "lost")
+
+
 async def test_timers_survive_a_restart(repo: Repository, database: Path | str) -> None:
     table = await seated(repo)  # this process stops here; five days later another starts
     table.clock.advance(days=5)

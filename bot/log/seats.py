@@ -50,6 +50,8 @@ class Table:
         whether it was revealed."""
         self.clock = ClockCheck()
         """The deadlines' entries: who wrote them, and what the log before them allows."""
+        self.forfeit: tuple[int, str] | None = None
+        """The ruling that granted a forfeit claim, and the side it made the winner."""
 
     def held(self, who: int) -> set[str]:
         return {side for side, player in self.seats.items() if player == who}
@@ -167,6 +169,10 @@ class Table:
             if entry.get("settled") != expected:
                 raise Mismatch(seq, f"says the result was settled {entry.get('settled')!r}; "
                                f"it was {expected!r}")  # fmt: skip
+            if self.forfeit is not None and entry.get("winner") != self.forfeit[1]:
+                ruling, side = self.forfeit
+                raise Mismatch(seq, f"names {entry.get('winner')!r} the winner; entry {ruling} "
+                               f"granted {side} a win by forfeit")  # fmt: skip
         if kind == "game.propose" and set(entry["needs"]) & held:
             raise Mismatch(seq, "a proposal waiting for a side its proposer holds")
         if not free and not agreed:
@@ -244,6 +250,8 @@ class Table:
             raise Mismatch(seq, "rules on another result than the one disputed")
         if matter["kind"] == "forfeit" and any(entry.get(k) != matter[k] for k in FORFEIT_FACTS):
             raise Mismatch(seq, "names other sides or another player than the forfeit claim")
+        if matter["kind"] == "forfeit" and entry["decision"] == "grant":
+            self.forfeit = (seq, matter["side"])
 
     def reveal(self, entry: dict[str, Any], target: int, text: str, salt: str) -> None:
         """A sealed note revealed once, by its sealer (or by the bot at the end), its text and

@@ -2,7 +2,8 @@
 missed deadline, a forfeit claim and its ruling): both verifiers accept the honest export and
 reject each re-hashed forgery — a pause one player took alone, a miss before its deadline or of
 the wrong player or not by the bot, an extension beyond the organiser's limit, a claim before the
-silence or against oneself, a forfeit granted by a player or on no claim (``referee verify``
+silence or against oneself, a forfeit granted by a player or on no claim, a result naming the
+forfeit's loser the winner (``referee verify``
 in-process, ``bot/log/verify_dice.py`` as a subprocess)."""
 
 from __future__ import annotations
@@ -28,8 +29,9 @@ SYSTEMS = {"toy": SYSTEM}
 
 
 async def play(db: Path, **deadline: str) -> str:
-    """A pause agreed by both, an extension, a missed deadline and a forfeit claim; the export
-    (``deadline``: more settings, such as a clock time in a zone)."""
+    """A pause agreed by both, an extension, a missed deadline, a forfeit claim granted and the
+    league result of it; the export (``deadline``: more settings, such as a clock time in a
+    zone)."""
     repo = await open_repository(db)
     try:
         table = await seated(repo, extensions="1", silence="3d", **deadline)
@@ -43,6 +45,8 @@ async def play(db: Path, **deadline: str) -> str:
         claimed = await table.act(ALICE, gc.GameDeadlineClaim(reason="silent"))
         granted = gc.GameRule(entry=claimed.seq or 0, decision="grant", reason="silent")
         await table.act(ADMIN, granted)
+        won = gc.GameResult(winner="Axis", scenario="FT91", attacker="Axis", tournament="T1")
+        await table.act(ADMIN, won)  # the league result of the forfeit, by the organiser
         row = await repo.latest_game(HERE.guild_id, HERE.channel_id)
         assert row is not None
         return await export_game(repo, row)
@@ -60,7 +64,7 @@ def test_the_honest_export_with_the_deadlines_entries_verifies_with_both(
 ) -> None:
     kinds = [e.split('"kind":"')[1].split('"')[0] for e in exported.split("\n")[1:] if e]
     for kind in ("game.deadline", "game.pause", "game.extend", "game.missed", "game.claim",
-                 "game.ruling"):  # fmt: skip
+                 "game.ruling", "game.result"):  # fmt: skip
         assert kind in kinds
     report = verify_text(exported, SYSTEMS)
     assert report.ok, report.message
@@ -101,6 +105,10 @@ def ruling_on_no_claim(entries: list[dict[str, Any]]) -> None:
     of_kind(entries, "game.ruling")["entry"] -= 1
 
 
+def result_against_the_forfeit(entries: list[dict[str, Any]]) -> None:
+    of_kind(entries, "game.result")["winner"] = "Allied"
+
+
 def claim_for_the_other_side(entries: list[dict[str, Any]]) -> None:
     claim = of_kind(entries, "game.claim")
     claim["side"], claim["against"] = "Allied", "Axis"
@@ -117,6 +125,7 @@ FORGERIES: dict[str, Callable[[list[dict[str, Any]]], None]] = {
     "a forfeit claim against the claimant's own side": claim_for_the_other_side,
     "a forfeit granted by a player": forfeit_granted_by_a_player,
     "a ruling on an entry that is no forfeit claim": ruling_on_no_claim,
+    "a result naming the forfeit's loser the winner": result_against_the_forfeit,
 }
 
 

@@ -112,9 +112,10 @@ def follow_up_buttons(
     entries" under a page of the log). Repair and Roll again name only the log entry they sit
     under (:class:`EntryButton`): what they run is read back from the log, so no option is ever
     too long for a button. A proposal gets "Confirm" (``/game confirm``) and "Decline"
-    (``/game decline``: the other side refuses it, its proposer withdraws it); the service
-    decides who may press them."""
+    (``/game decline``: the other side refuses it, its proposer withdraws it; under a result,
+    "Dispute or withdraw", as the service labels it); the service decides who may press them."""
     if reply.command == "/game propose" and reply.seq is not None:
+        declines = [f.label for f in reply.follow_ups if f.command == "game.decline"]
         return [
             ActionButton(
                 ("game", "confirm"),
@@ -125,7 +126,7 @@ def follow_up_buttons(
             ActionButton(
                 ("game", "decline"),
                 {"entry": reply.seq},
-                label=f"Decline #{reply.seq}",
+                label=(declines or [f"Decline #{reply.seq}"])[0],
                 style=discord.ButtonStyle.secondary,
             ),
         ]

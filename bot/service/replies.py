@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from bot.log.deadlines import Settings
-from bot.models import DieView, OddsLine, Reply, ReplyFile, UserRef, with_verb
+from bot.models import DieView, FollowUp, OddsLine, Reply, ReplyFile, UserRef, with_verb
 from bot.service.change import Shown
 from bot.service.options import command_path
 from bot.storage import GameRow
@@ -358,6 +358,12 @@ def _table_reply(entry: Mapping[str, Any], row: GameRow, base: dict[str, Any]) -
         fields = (("set-up", text.rstrip("\n")),)
         name = f"proposal-{entry['seq']}-setup.txt"
         file = ReplyFile(filename=name, content=text.encode("utf-8"))
+    follow_ups: tuple[FollowUp, ...] = ()
+    if kind == "game.propose" and entry["command"].get("action") == "game.result":
+        # the other side's refusal of a result is a dispute; its proposer's, a withdrawal
+        decline = (("entry", int(entry["seq"])),)
+        follow_ups = (FollowUp(label=f"Dispute or withdraw #{entry['seq']}",
+                               command="game.decline", options=decline),)  # fmt: skip
     return Reply(
         command=command_path(kind),
         title=_TITLES[kind](entry),
@@ -365,6 +371,7 @@ def _table_reply(entry: Mapping[str, Any], row: GameRow, base: dict[str, Any]) -
         revealed_seed=entry.get("revealed_seed"),
         file=file,
         file_in_fields=file is not None,
+        follow_ups=follow_ups,
         **base,
     )
 

@@ -382,6 +382,8 @@ async def test_a_league_game_from_a_players_new_game_to_a_signed_result(
         "/game decline entry:8"
     ), proposed.data
     assert proposed.message is not None
+    buttons = discord.messages[proposed.message["id"]]["components"][0]["components"]
+    assert [b["label"] for b in buttons] == ["Confirm #8", "Dispute or withdraw #8"]
     _, dispute = proposed.custom_ids
     disputed = await click_result(
         await discord.click(dispute, proposed.message["id"], user="bob", channel=channel)

@@ -242,6 +242,20 @@ class Reply(BaseModel):
         return data
 
 
+HASH_SHOWN = 12
+"""A hash a person reads is shown by its first this many hex digits (exports keep it whole)."""
+
+
+def short_hash(digest: str) -> str:
+    """A 64-digit hash as a person reads it: its first digits and an ellipsis, as in a roll's
+    dice line; enough to compare by eye with an export, which has it whole.
+
+    >>> short_hash("ab" * 32), short_hash("")
+    ('abababababab…', '')
+    """
+    return f"{digest[:HASH_SHOWN]}…" if len(digest) > HASH_SHOWN else digest
+
+
 IRREGULAR_VERBS = {"is": "are", "has": "have"}
 
 
@@ -269,5 +283,6 @@ __all__ = [
     "Reply",
     "ReplyFile",
     "UserRef",
+    "short_hash",
     "with_verb",
 ]

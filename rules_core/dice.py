@@ -30,6 +30,8 @@ from typing import Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
+from rules_core.words import counted
+
 RollKind = Literal["DR", "dr", "d"]
 
 
@@ -154,12 +156,12 @@ class ScriptedDice(RecordingDice):
     >>> dice.dr("ROF dr")
     Traceback (most recent call last):
     ...
-    rules_core.dice.DiceScriptError: dice script ran out at 'ROF dr' after 1 face(s)
+    rules_core.dice.DiceScriptError: dice script ran out at 'ROF dr' after 1 face
     >>> with ScriptedDice([1, 2]) as d:
     ...     d.dr("dr")
     Traceback (most recent call last):
     ...
-    rules_core.dice.DiceScriptError: dice script not used up: 1 face(s) left: [2]
+    rules_core.dice.DiceScriptError: dice script not used up: 1 face left: [2]
     """
 
     def __init__(self, faces: Iterable[int]) -> None:
@@ -174,7 +176,9 @@ class ScriptedDice(RecordingDice):
 
     def _face(self, sides: int, label: str) -> int:
         if self._used >= len(self._script):
-            raise DiceScriptError(f"dice script ran out at {label!r} after {self._used} face(s)")
+            raise DiceScriptError(
+                f"dice script ran out at {label!r} after {counted(self._used, 'face')}"
+            )
         face = self._script[self._used]
         if not 1 <= face <= sides:
             raise DiceScriptError(f"scripted face {face} at {label!r} is not a face of a d{sides}")
@@ -185,7 +189,7 @@ class ScriptedDice(RecordingDice):
         """Raise :class:`DiceScriptError` if any scripted face was not consumed."""
         if self.remaining:
             raise DiceScriptError(
-                f"dice script not used up: {len(self.remaining)} face(s) left: "
+                f"dice script not used up: {counted(len(self.remaining), 'face')} left: "
                 f"{list(self.remaining)}"
             )
 

@@ -36,6 +36,9 @@ MAX_MODIFIER = 1000
 """The modifier stays within ±1000."""
 MAX_REPEAT = 20
 """At most this many rolls in one batch."""
+REASON_IN_LABELS = 24
+"""A reason at most this long names the dice (``Sniper check DR``); a longer one is said once, in
+the roll's title, not copied into every die's label."""
 
 _EXPRESSION = re.compile(r"^(?P<count>\d*)d(?P<sides>\d+)(?:(?P<sign>[+-])(?P<mod>\d+))?$")
 
@@ -243,19 +246,29 @@ class RollResult(BaseModel):
 
 
 def roll_expression(
-    expression: DiceExpression, dice: Dice, *, reason: str = "", category: str = ""
+    expression: DiceExpression,
+    dice: Dice,
+    *,
+    reason: str = "",
+    category: str = "",
+    reason_chars: int = REASON_IN_LABELS,
 ) -> RollResult:
     """Roll the dice of ``expression`` with ``dice``; the labels carry the category (``IFT
-    DR``), else the reason, when given.
+    DR``), else the reason when it is at most ``reason_chars`` long (a verifier passes a
+    larger one for a log written when every reason named the dice).
 
     >>> from rules_core.dice import ScriptedDice
-    >>> dice = ScriptedDice([3, 4])
+    >>> dice = ScriptedDice([3, 4, 1, 2])
     >>> roll_expression(parse_expression("DR"), dice, reason="Morale Check").render()
     'DR 7 (3,4)'
-    >>> [r.render() for r in dice.rolls]
-    ['Morale Check DR 7 (3,4)']
+    >>> long = "the squad in the woods after the Sniper's attack"
+    >>> roll_expression(parse_expression("2d6"), dice, reason=long).rolls[0].label
+    'd6'
+    >>> [r.render() for r in dice.rolls][0]
+    'Morale Check DR 7 (3,4)'
     """
-    name = category.strip() or reason.strip()
+    said = reason.strip()
+    name = category.strip() or (said if len(said) <= reason_chars else "")
     label = f"{name} {expression.kind}" if name else expression.kind
     die_label = f"{name} d{expression.sides}" if name else f"d{expression.sides}"
     if expression.kind == "pool":

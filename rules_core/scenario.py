@@ -289,19 +289,37 @@ REFUSED = "Nothing was set up; fix these and send the whole scenario again:"
 """How a refusal of a scenario begins, to its sender."""
 
 
-def located_errors_text(
-    errors: Sequence[tuple[str, str]], limit: int = MAX_LISTED, heading: str = REFUSED
-) -> str:
-    """Errors as one message: each with where it is, the first ``limit``, then how many more.
+MESSAGE_CHARS = 1900
+"""A refusal is at most this long (a Discord message holds 2,000 characters)."""
 
-    >>> located_errors_text([("line 2", "Give the option side."), ("line 5", "No.")])
-    'Nothing was set up; fix these and send the whole scenario again: line 2: Give the option \
-side. line 5: No.'
+
+def located_errors_text(
+    errors: Sequence[tuple[str, str]],
+    limit: int = MAX_LISTED,
+    heading: str = REFUSED,
+    chars: int = MESSAGE_CHARS,
+) -> str:
+    """Errors as one message: the heading, then each error on a line of its own with where it
+    is — the first ``limit``, fewer if they would pass ``chars`` — then how many more.
+
+    >>> print(located_errors_text([("ocs.txt line 2", "Give the option side."), ("line 5", "No.")]))
+    Nothing was set up; fix these and send the whole scenario again:
+    - ocs.txt line 2: Give the option side.
+    - line 5: No.
     """
-    shown = " ".join(f"{where}: {message}" for where, message in errors[:limit])
-    more = len(errors) - limit
-    tail = f" … and {more} more error{'s' if more > 1 else ''}." if more > 0 else ""
-    return f"{heading} {shown}{tail}"
+    lines = [heading]
+    size = len(heading)
+    room = chars - len("\n- … and 999 more errors.")
+    for where, message in errors[:limit]:
+        line = f"- {where}: {message}" if where else f"- {message}"
+        if size + 1 + len(line) > room:
+            break
+        lines.append(line)
+        size += 1 + len(line)
+    more = len(errors) - (len(lines) - 1)
+    if more > 0:
+        lines.append(f"- … and {more} more error{'s' if more > 1 else ''}.")
+    return "\n".join(lines)
 
 
 class SetupRefused(InvalidInput):

@@ -40,7 +40,7 @@ from bot.log.gamelog import (
 from bot.log.signed import Anchor
 from bot.log.signing import check_signature
 from rules_core.dice import ScriptedDice
-from rules_core.roll import parse_expression, roll_expression
+from rules_core.roll import REASON_IN_LABELS, parse_expression, roll_expression
 from rules_core.system import GameSystem
 
 
@@ -291,23 +291,25 @@ class _Replay:
 
 
 def _check_roll(entry: dict[str, Any]) -> str | None:
-    """A ``/roll``'s total, text and rolls recomputed from its dice; what differs, or None."""
-    faces = [int(d["face"]) for d in entry["dice"]]
-    dice = ScriptedDice(faces)
-    result = roll_expression(
-        parse_expression(entry["expression"]),
-        dice,
-        reason=entry["reason"],
-        category=entry.get("category", ""),
-    )
-    dice.assert_used_up()
+    """A ``/roll``'s total, text and rolls recomputed from its dice; what differs, or None.
+    The dice's labels are those of today or, for a log written before, those that named the
+    dice by a reason of any length (the labels are free text: the faces are what is proven)."""
     logged = (entry["total"], entry["text"], entry["rolls"])
-    rolls = [r.model_dump(mode="json") for r in result.rolls]
-    if (result.total, result.render(), rolls) != logged:
-        return (
-            f"the dice give {result.render()!r}, the log says {entry['text']!r} ({entry['total']})"
+    for reason_chars in (REASON_IN_LABELS, len(entry["reason"])):
+        faces = [int(d["face"]) for d in entry["dice"]]
+        dice = ScriptedDice(faces)
+        result = roll_expression(
+            parse_expression(entry["expression"]),
+            dice,
+            reason=entry["reason"],
+            category=entry.get("category", ""),
+            reason_chars=reason_chars,
         )
-    return None
+        dice.assert_used_up()
+        rolls = [r.model_dump(mode="json") for r in result.rolls]
+        if (result.total, result.render(), rolls) == logged:
+            return None
+    return f"the dice give {result.render()!r}, the log says {entry['text']!r} ({entry['total']})"
 
 
 def _other_rules_report(

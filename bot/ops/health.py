@@ -93,7 +93,10 @@ def gateway_problems(bot: Any) -> list[str]:
     if shards:
         closed = sorted(shard_id for shard_id, info in shards.items() if info.is_closed())
         if closed:
-            return [f"shard(s) {closed} not connected to Discord's gateway"]
+            return [
+                f"{'shards' if len(closed) > 1 else 'shard'} {closed} not connected to "
+                "Discord's gateway"
+            ]
     return []
 
 

@@ -18,7 +18,7 @@ rule citation, the facts, each die's game-wide sequence number, and the dice com
 
 from __future__ import annotations
 
-from bot.models import Reply
+from bot.models import Reply, short_hash
 from rules_core.dice import Roll
 from rules_core.odds import format_probability
 
@@ -119,7 +119,7 @@ def render_text(reply: Reply) -> str:
     if reply.dice:
         dice = ", ".join(f"#{d.seq} d{d.sides}={d.face} ({d.label})" for d in reply.dice)
         tail = (
-            f" · epoch {reply.epoch} commitment {reply.commitment[:12]}…"
+            f" · epoch {reply.epoch} commitment {short_hash(reply.commitment)}"
             if (reply.commitment)
             else ""
         )

@@ -21,6 +21,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
+from rules_core.words import counted
+
 MIN_EXPECTED = 5
 """Below this expected count per cell the chi-square approximation is not trusted."""
 
@@ -39,12 +41,13 @@ class ChiSquare:
         """One sentence a player can read."""
         if not self.enough_data:
             return (
-                f"{self.sample_size} rolls are too few for a fairness test "
+                f"{counted(self.sample_size, 'roll')} {'is' if self.sample_size == 1 else 'are'} "
+                "too few for a fairness test "
                 f"(need at least {MIN_EXPECTED} expected per result)."
             )
         word = "consistent with" if self.p_value >= alpha else "unusually far from"
         return (
-            f"{self.sample_size} rolls: χ² = {self.statistic:.2f} with "
+            f"{counted(self.sample_size, 'roll')}: χ² = {self.statistic:.2f} with "
             f"{self.degrees_of_freedom} degrees of freedom, p = {self.p_value:.3f} — "
             f"{word} fair dice."
         )

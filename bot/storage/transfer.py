@@ -20,6 +20,7 @@ from typing import Any
 
 from bot.storage import open_repository, sql
 from bot.storage.base import StorageUnavailable, describe, is_database_url
+from rules_core.words import counted
 
 CHUNK = 5_000
 """Rows read and written at a time."""
@@ -33,16 +34,18 @@ class Copied:
 
     def summary(self) -> str:
         """``"2 games, 3 seeds, 41 entries, 60 dice"``, and the status boards, timers, server
-        settings, notice choices and signing keys if there are any (``", 1 status board(s)"``)."""
+        settings, notice choices and signing keys if there are any (``", 1 status board"``)."""
         names = {
-            "games": "games", "entries": "entries", "seeds": "seeds", "rolls": "dice",
-            "boards": "status board(s)", "timers": "timer(s)",
-            "server_settings": "server setting(s)", "notify": "notice choice(s)",
-            "signing_keys": "signing key(s)",
+            "games": ("game", "games"), "entries": ("entry", "entries"),
+            "seeds": ("seed", "seeds"), "rolls": ("die", "dice"),
+            "boards": ("status board", "status boards"), "timers": ("timer", "timers"),
+            "server_settings": ("server setting", "server settings"),
+            "notify": ("notice choice", "notice choices"),
+            "signing_keys": ("signing key", "signing keys"),
         }  # fmt: skip
         always = ("games", "seeds", "entries", "rolls")
         return ", ".join(
-            f"{self.rows.get(t, 0)} {names[t]}"
+            counted(self.rows.get(t, 0), *names[t])
             for t in sql.TABLES
             if t in always or self.rows.get(t)
         )
@@ -169,8 +172,8 @@ async def copy_database(source: Path | str, target: Path | str) -> Copied:
 def _refuse_not_empty(games: int, target: Path | str) -> None:
     if games:
         raise StorageUnavailable(
-            f"The target {describe(target)} already holds {games} game(s); migrate-db copies "
-            "into an empty database only."
+            f"The target {describe(target)} already holds {counted(games, 'game')}; migrate-db "
+            "copies into an empty database only."
         )
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from bot.log.deadlines import Settings
 from bot.log.export import export_game
 from bot.log.signing import signer
-from bot.models import Actor, FollowUp, Place, Reply, ReplyFile
+from bot.models import Actor, FollowUp, Place, Reply, ReplyFile, short_hash
 from bot.service.beacon import beacon_status
 from bot.service.change import Live
 from bot.service.core import Core
@@ -162,30 +162,29 @@ def sealed_status(notes: Mapping[str, Any]) -> str:
 
 @read(gc.GameStatus)
 async def status(core: Core, place: Place, actor: Actor, command: gc.GameStatus) -> Reply:
-    """/game status: sides, seats, referees, the log head, the commitment, the table's summary."""
+    """/game status: sides, seats, referees, the log head, the commitment, the table's summary;
+    hashes shortened as a person reads them (the export has them whole), empty fields left out."""
     row = await core.readable(place)
     seats = ", ".join(
         f"{side}: {p['name'] if p else '(empty)'}" for side, p in row.table["seats"].items()
     )
     disputed = awaiting(row.table, RESULT)
-    fields: tuple[tuple[str, str], ...] = (
+    voids = ", ".join(f"{v['name']} {v['count']}" for v in row.table.get("voids", {}).values())
+    shown: tuple[tuple[str, str], ...] = (
         ("System", row.system),
         ("Status", f"{row.status}, result disputed" if disputed else row.status),
         ("Seats", seats),
         ("Referees", ", ".join(r["name"] for r in row.table["referees"])),
         ("Who acts for whom", who_acts_for_whom(row.table)),
-        ("Log head", f"#{row.head_seq} {row.head_hash}"),
+        ("Log head", f"#{row.head_seq} {short_hash(row.head_hash)}"),
         ("Next die", f"#{row.next_die}"),
-        ("Dice commitment", f"epoch {row.epoch}: {row.commitment}"),
-        ("Players' seeds", row.players_mix.hex()),
-        ("Voided entries", ", ".join(map(str, row.table["voided"])) or "none"),
+        ("Dice commitment", f"epoch {row.epoch}: {short_hash(row.commitment)}"),
+        ("Players' seeds", short_hash(row.players_mix.hex()) if any(row.players_mix) else ""),
+        ("Voided entries", ", ".join(map(str, row.table["voided"]))),
         ("Turn notices", "on" if row.table.get("notices", True) else "off"),
-        (
-            "Voids by",
-            ", ".join(f"{v['name']} {v['count']}" for v in row.table.get("voids", {}).values())
-            or "none",
-        ),
+        ("Voids by", voids),
     )
+    fields = tuple((name, value) for name, value in shown if value)  # nothing said of nothing
     proposals = row.table.get("proposals", ())
     if proposals:
         fields = (

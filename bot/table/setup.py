@@ -52,7 +52,8 @@ def setup(core: Core, live: Live, actor: Actor, command: gc.GameSetup) -> Change
     _, refused = check_setup(system, live.state, actions)
     errors = sorted(errors + refused, key=lambda e: _place_key(e[0]))
     if errors:
-        raise SetupRefused(errors)
+        name = command.file.filename if command.file is not None else None
+        raise SetupRefused([(_in_own_words(where, text, name), why) for where, why in errors])
     if not actions:
         raise BadCommand(
             "The scenario holds no command; write one set-up command a line, as "
@@ -88,6 +89,26 @@ async def forces(core: Core, place: Place, actor: Actor, command: gc.GameForces)
         file=ReplyFile(filename=f"{name}-setup.txt", content=text.encode("utf-8")),
         file_in_fields=True,
     )
+
+
+def _in_own_words(where: str, text: str, filename: str | None) -> str:
+    """Where an error is, in the scenario's own terms: the file's name and its own line
+    (``asl.txt line 15``), in a text of one line the command's number (``command 2``) — never a
+    bare "line" a reader could take for the line of the console or the chat.
+
+    >>> _in_own_words("line 15", "…", "asl.txt"), _in_own_words("line 1, command 2", "a; b", None)
+    ('asl.txt line 15', 'command 2')
+    """
+    if not where.startswith("line "):
+        return where  # the scenario as a whole
+    if filename is not None:
+        return f"{filename} {where}"
+    if len(_LINES.split(text.strip())) == 1:
+        return "command " + (where.split("command ")[1] if "command " in where else "1")
+    return f"text {where}"
+
+
+_LINES = re.compile(r"\r\n|\r|\n")
 
 
 def _place_key(where: str) -> tuple[int, int]:

@@ -12,6 +12,7 @@ from rules_core.asl.state import AslState
 from rules_core.dice import Dice
 from rules_core.errors import IllegalAction, InvalidInput
 from rules_core.outcome import Modifier, Outcome, Step
+from rules_core.words import counted
 
 VEHICLE_R_NUMBER = 1
 """D3.7: vehicle armament is repaired on a dr of 1."""
@@ -97,9 +98,9 @@ def resolve_repair(state: AslState, action: Repair, dice: Dice) -> Outcome[AslSt
         capacity = REPAIR_CAPACITY[owner.kind]
         if owner.repairs >= capacity:
             raise IllegalAction(
-                f"{owner.name} has already made {owner.repairs} Repair dr(s) this Rally Phase; a "
-                f"{owner.kind.replace('_', '-')} repairs as many weapons as it could fire in one "
-                f"phase ({capacity}).",
+                f"{owner.name} has already made {counted(owner.repairs, 'Repair dr')} this Rally "
+                f"Phase; a {owner.kind.replace('_', '-')} repairs as many weapons as it could fire "
+                f"in one phase ({capacity}).",
                 rule="A9.72",
             )
     r_number = weapon.r_number

@@ -27,6 +27,7 @@ from rules_core.cwb.hexgrid import format_hex, on_map, parse_hex
 from rules_core.cwb.isolation import melee_defence_multiplier
 from rules_core.cwb.state import (
     UNIT_TYPES,
+    Ammo,
     CwbState,
     Hex,
     HexMap,
@@ -38,6 +39,7 @@ from rules_core.cwb.state import (
 )
 from rules_core.errors import InvalidInput
 from rules_core.outcome import Outcome, Step
+from rules_core.words import counted
 
 OPTION_NAMES: tuple[str, ...] = (
     "cwb_ammo_loss_pct",
@@ -164,31 +166,36 @@ def set_params(state: CwbState, action: Params) -> Outcome[CwbState]:
     if not changes and not game:
         raise InvalidInput("Give at least one Parameter Data value to set.")
     new_state = state
-    steps: list[Step] = []
     for side in targets:
-        updated = side.model_copy(update=changes)
-        new_state = new_state.with_side(updated)
-        if changes:
-            steps.append(Step(rule="CWB Supply", text=_describe_side(updated)))
+        new_state = new_state.with_side(side.model_copy(update=changes))
+    new_state = new_state.model_copy(update=game)
+    steps: list[Step] = []
+    if changes:  # what this command set, once for all the sides it sets (a scenario may hold
+        # several params lines: each says its own values, not every side's whole Parameter Data)
+        names = ", ".join(side.name for side in targets)
+        steps.append(Step(rule="CWB Supply", text=f"{names}: {_describe_set(changes)}"))
     if game:
-        new_state = new_state.model_copy(update=game)
-        steps.append(
-            Step(
-                rule="CWB Supply",
-                text=f"Wagon cost rounding: {new_state.wagon_rounding}; ammo-loss roll for: "
-                f"{', '.join(new_state.ammo_loss_types) or 'no unit type'}",
-            )
-        )
+        said = []
+        if "wagon_rounding" in game:
+            said.append(f"Wagon cost rounding: {new_state.wagon_rounding}")
+        if "ammo_loss_types" in game:
+            kinds = ", ".join(new_state.ammo_loss_types) or "no unit type"
+            said.append(f"ammo-loss roll for: {kinds}")
+        steps.append(Step(rule="CWB Supply", text="; ".join(said)))
     return Outcome[CwbState](state=new_state, steps=tuple(steps))
 
 
-def _describe_side(side: SideData) -> str:
-    pct = "not set" if side.ammo_loss_pct is None else f"{side.ammo_loss_pct}%"
-    rule = "in use" if side.isolation_rule else "not in use"
-    return (
-        f"{side.name}: ammo-loss chance {pct}; artillery Ammo Level {side.artillery_ammo.label}; "
-        f"Isolation Effects Optional Rule {rule}"
-    )
+def _describe_set(changes: Mapping[str, Any]) -> str:
+    """The side values a params command set, in the Parameter Data's words."""
+    said = []
+    if "ammo_loss_pct" in changes:
+        said.append(f"ammo-loss chance {changes['ammo_loss_pct']}%")
+    if "artillery_ammo" in changes:
+        said.append(f"artillery Ammo Level {Ammo(changes['artillery_ammo']).label}")
+    if "isolation_rule" in changes:
+        rule = "in use" if changes["isolation_rule"] else "not in use"
+        said.append(f"Isolation Effects Optional Rule {rule}")
+    return "; ".join(said)
 
 
 def _placed(state: CwbState, text: str | None) -> Hex | None:
@@ -421,7 +428,8 @@ def set_map(state: CwbState, action: Map) -> Outcome[CwbState]:
             Step(
                 rule="CWB Isolated Units",
                 text=f"Map {action.columns}×{action.rows} ({action.layout}), "
-                f"{len(blocked)} Blocked hex(es), {len(sources)} Supply Source hex(es)",
+                f"{counted(len(blocked), 'Blocked hex', 'Blocked hexes')}, "
+                f"{counted(len(sources), 'Supply Source hex', 'Supply Source hexes')}",
             ),
         ),
     )

@@ -30,6 +30,7 @@ from rules_core.cwb.hexgrid import MAX_WAGON_PATH, format_hex, wagon_path
 from rules_core.cwb.state import Ammo, CwbState, WagonRounding
 from rules_core.errors import IllegalAction, InvalidInput
 from rules_core.outcome import Outcome, Step
+from rules_core.words import counted
 
 RULE = "CWB Supply"
 
@@ -127,9 +128,8 @@ def resupply(
         length = len(traced) - 1
         route = " → ".join(format_hex(h) for h in traced)
         note = "" if path is None or path == length else f" (declared {path} ignored)"
-        steps.append(
-            Step(rule=RULE, text=f"Path traced on the map: {length} hex(es), {route}{note}")
-        )
+        traced_text = f"Path traced on the map: {counted(length, 'hex', 'hexes')}, {route}{note}"
+        steps.append(Step(rule=RULE, text=traced_text))
     elif path is None:
         raise InvalidInput(
             f"Declare the path from {unit.name} to wagon {wagon.name} in hexes (path:), "
@@ -145,8 +145,8 @@ def resupply(
         steps.append(
             Step(
                 rule=RULE,
-                text=f"Declared path: {path} hex(es), through no enemy unit and no empty "
-                "enemy-ZOC hex",
+                text=f"Declared path: {counted(path, 'hex', 'hexes')}, through no enemy unit and "
+                "no empty enemy-ZOC hex",
             )
         )
     cost = wagon_cost(unit.men, state.wagon_rounding)

@@ -18,6 +18,7 @@ from rules_core.errors import IllegalAction, InvalidInput
 from rules_core.ocs.actions import Attrition
 from rules_core.ocs.state import OcsState, Unit
 from rules_core.outcome import Fact, Modifier, Outcome, Step
+from rules_core.words import counted
 
 Column = Literal["5-4", "3", "2", "1", "0"]
 Loss = int | Literal["all"]
@@ -208,7 +209,7 @@ def apply_attrition(
     """
     names = ", ".join(u.name for u in plan.oos)
     mods = "".join(f" {m.render()}" for m in plan.modifiers)
-    result_text = "All" if rolled.result == "all" else str(rolled.result)
+    result_text = "all steps" if rolled.result == "all" else counted(rolled.result, "step")
     steps: list[Step] = []
     if plan.joined:
         steps.append(
@@ -224,13 +225,13 @@ def apply_attrition(
     steps += [
         Step(
             rule="OCS 12.8b",
-            text=f"Out of Supply: {names} ({plan.oos_steps} step(s)); column {plan.column} "
-            "(best OOS Action Rating, DG ignored, Strat Mode AR 0 — 12.8c)",
+            text=f"Out of Supply: {names} ({counted(plan.oos_steps, 'step')}); "
+            f"column {plan.column} (best OOS Action Rating, DG ignored, Strat Mode AR 0 — 12.8c)",
         ),
         Step(
             rule="OCS 12.8",
             text=f"Attrition DR {rolled.roll.total}{mods} = {rolled.final}: "
-            + ("no loss" if rolled.result == 0 else f"-{result_text} step(s)"),
+            + ("no loss" if rolled.result == 0 else f"-{result_text}"),
             dice=(rolled.roll,),
             modifiers=plan.modifiers,
         ),
@@ -239,7 +240,7 @@ def apply_attrition(
         steps.append(
             Step(
                 rule="OCS 12.8b",
-                text=f"only {plan.oos_steps} OOS step(s): the rest of the loss is ignored",
+                text=f"only {counted(plan.oos_steps, 'OOS step')}: the rest of the loss is ignored",
             )
         )
     left = rolled.steps_lost
@@ -254,7 +255,7 @@ def apply_attrition(
         steps.append(
             Step(
                 rule="OCS 12.8b",
-                text=f"{unit.name} loses {lost} step(s)"
+                text=f"{unit.name} loses {counted(lost, 'step')}"
                 + (": eliminated, to the Dead Pile" if new.steps == 0 else ""),
             )
         )

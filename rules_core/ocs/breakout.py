@@ -17,6 +17,7 @@ from rules_core.errors import IllegalAction, InvalidInput
 from rules_core.ocs.actions import Breakout
 from rules_core.ocs.state import OcsState, Unit
 from rules_core.outcome import Fact, Modifier, Outcome, Step
+from rules_core.words import counted
 
 BREAKOUT_SUCCESS = 5
 """OCS 12.8e: a Final dr of 1-4 fails (Dead Pile); 5-6 (7 with the +1) succeeds."""
@@ -154,7 +155,7 @@ def roll_breakout(plan: BreakoutPlan, dice: Dice) -> BreakoutRoll:
     >>> from rules_core.dice import ScriptedDice
     >>> s = OcsState(sides=("Axis",), units=(Unit(name="a", side="Axis", trace="none"),))
     >>> roll_breakout(plan_breakout(s, Breakout(unit="a")), ScriptedDice([4, 2])).facts
-    (('Breakout', 'succeeded'), ('Returns', 'in 2 turn(s)'))
+    (('Breakout', 'succeeded'), ('Returns', 'in 2 turns'))
     """
     rolls: list[Roll] = []
     results: list[tuple[int, int | None]] = []
@@ -175,7 +176,7 @@ def roll_breakout(plan: BreakoutPlan, dice: Dice) -> BreakoutRoll:
         facts: tuple[Fact, ...] = (
             (("Breakout", "failed"),)
             if returns is None
-            else (("Breakout", "succeeded"), ("Returns", f"in {returns} turn(s)"))
+            else (("Breakout", "succeeded"), ("Returns", f"in {counted(returns, 'turn')}"))
         )
     else:
         won = sum(1 for _, r in results if r is not None)

@@ -18,6 +18,7 @@ from rules_core.ocs.actions import Capture
 from rules_core.ocs.state import OcsState, Unit
 from rules_core.ocs.tokens import Rounding, format_tokens, round_nearest
 from rules_core.outcome import Fact, Outcome, Step
+from rules_core.words import counted
 
 Category = Literal["Dump", "Trucks", "Other Transport Points"]
 
@@ -298,7 +299,7 @@ def category_fact(plan: CapturePlan, category: Category, face: int) -> Fact:
     split = split_vehicles(plan, category, percent)
     return (
         category,
-        f"{split.taken_points} point(s) and {format_tokens(split.taken_load)} captured",
+        f"{counted(split.taken_points, 'point')} and {format_tokens(split.taken_load)} captured",
     )
 
 
@@ -406,13 +407,14 @@ def apply_capture(state: OcsState, plan: CapturePlan, rolled: CaptureRoll) -> Ou
         steps.append(
             Step(
                 rule="OCS 12.11b",
-                text=f"Capture dr {roll.total} ({category}): {percent}% of {points} point(s) = "
-                f"{Fraction(points * percent, 100)}, rounded to the nearest point "
+                text=f"Capture dr {roll.total} ({category}): {percent}% of "
+                f"{counted(points, 'point')} = {Fraction(points * percent, 100)}, "
+                "rounded to the nearest point "
                 f"({_halves(plan.rounding)}): {taken_points} captured, and of "
                 f"{format_tokens(load)} loaded = "
                 f"{format_tokens(taken_load)} captured; the owner displaces "
-                f"{points - taken_points} point(s) with {format_tokens(load - taken_load)} up to "
-                f"{hexes} hexes (notes 3-4)",
+                f"{counted(points - taken_points, 'point')} with "
+                f"{format_tokens(load - taken_load)} up to {hexes} hexes (notes 3-4)",
                 dice=(roll,),
             )
         )

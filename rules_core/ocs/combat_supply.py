@@ -18,6 +18,7 @@ from rules_core.ocs.state import InternalStocks, OcsState, Unit
 from rules_core.ocs.strength import supply_multiplier
 from rules_core.ocs.tokens import format_tokens
 from rules_core.outcome import Fact, Outcome, Step
+from rules_core.words import counted
 
 INTERNALS_AFTER_USE: dict[InternalStocks, InternalStocks | None] = {
     # OCS 12.10b: NONE -> Low; Low -> Exhausted; Exhausted cannot be used (12.10c).
@@ -150,7 +151,8 @@ def resolve_attack(state: OcsState, action: Attack) -> Outcome[OcsState]:
         steps.append(
             Step(
                 rule="OCS 12.4",
-                text=f"{unit.name}: {unit.steps} step(s) pay {format_tokens(costs[unit.name])}"
+                text=f"{unit.name}: {counted(unit.steps, 'step')} "
+                f"pay {format_tokens(costs[unit.name])}"
                 + (f" from {source.where}" if source.dumps else ""),
             )
         )

@@ -24,6 +24,7 @@ from rules_core.ocs.draw import supply_source
 from rules_core.ocs.state import OcsState
 from rules_core.ocs.tokens import format_tokens, parse_tokens
 from rules_core.outcome import Outcome, Step
+from rules_core.words import counted
 
 SPECIAL_COSTS: dict[str, int] = {"refit": 1, "airbase": 4, "hedgehog": 8, "port": 4}
 """Chart 13.2d (Special Purposes), in Tokens per use or per level."""
@@ -119,7 +120,7 @@ def resolve_special(state: OcsState, action: Special) -> Outcome[OcsState]:
         notes.append(
             Step(
                 rule=RULE,
-                text=f"{subject}: {action.levels} level(s) at "
+                text=f"{subject}: {counted(action.levels, 'level')} at "
                 f"{format_tokens(per_level)} each = {format_tokens(cost)}",
             )
         )

@@ -22,6 +22,7 @@ from rules_core.ocs.actions import Extender, Load
 from rules_core.ocs.state import OcsState, Unit
 from rules_core.ocs.tokens import Rounding, format_tokens, parse_tokens, round_nearest
 from rules_core.outcome import Fact, Outcome, Step
+from rules_core.words import counted
 
 EXTENDER_POINTS = 5
 """OCS 12.7: five Transport Points of the same type make one Extender."""
@@ -170,7 +171,7 @@ def _form(state: OcsState, action: Extender) -> Outcome[OcsState]:
         steps.append(
             Step(
                 rule="OCS 12.7e",
-                text=f"{unit.name}: {taken} point(s) spend half their MA "
+                text=f"{unit.name}: {counted(taken, 'point')} spend half their MA "
                 f"({Fraction(unit.printed_ma, 2)} MP) and join in {hex}",
             )
         )

@@ -19,6 +19,7 @@ from rules_core.ocs.fuel import fuel_coverage
 from rules_core.ocs.state import FuelMarker, OcsState, Unit
 from rules_core.ocs.tokens import format_tokens, parse_tokens
 from rules_core.outcome import Fact, Outcome, Step
+from rules_core.words import counted
 
 NO_MOVE_FUEL: dict[str, str] = {
     "retreat": "a retreat after combat needs no fuel (OCS 12.5b)",
@@ -53,7 +54,7 @@ def describe(unit: Unit) -> str:
     """One line about a unit: where it is, its steps, RE, AR, mode and markers (OCS 12).
 
     >>> describe(Unit(name="1 Bn", side="Axis", hex="0905", internals="LOW"))
-    '1 Bn (Axis combat unit) in 0905: 1 step(s), 1 RE, AR 3, Combat Mode, leg MP, Low'
+    '1 Bn (Axis combat unit) in 0905: 1 step, 1 RE, AR 3, Combat Mode, leg MP, Low'
     """
     kinds = {"combat": "combat unit", "HQ": "HQ", "transport": "Transport Points"}
     where = {
@@ -63,8 +64,8 @@ def describe(unit: Unit) -> str:
         + (f" on turn {unit.return_turn}" if unit.return_turn else ""),
     }[unit.location]
     if unit.kind == "transport":
-        text = f"{unit.name} ({unit.side} Transport Points) {where}: {unit.steps} point(s), MA "
-        text += f"{unit.printed_ma}"
+        text = f"{unit.name} ({unit.side} Transport Points) {where}: "
+        text += f"{counted(unit.steps, 'point')}, MA {unit.printed_ma}"
         if unit.organic:
             text += ", Organic"
         if unit.load_tokens:
@@ -72,7 +73,7 @@ def describe(unit: Unit) -> str:
         return text
     mode = "DG" if unit.mode == "DG" else f"{unit.mode.capitalize()} Mode"
     text = (
-        f"{unit.name} ({unit.side} {kinds[unit.kind]}) {where}: {unit.steps} step(s), "
+        f"{unit.name} ({unit.side} {kinds[unit.kind]}) {where}: {counted(unit.steps, 'step')}, "
         f"{unit.re} RE, AR {unit.ar}, {mode}, {unit.movement} MP"
     )
     if unit.kind == "HQ" and unit.throw_range:
@@ -132,7 +133,8 @@ def resolve_unit_add(state: OcsState, action: UnitAdd) -> Outcome[OcsState]:
         throw_range=action.throw_range,
         location="reinforcement" if action.reinforcement else "map",
     )
-    text = f"{name} ({action.side} {action.kind}, {unit.steps} step(s), {unit.re} RE, AR {unit.ar})"
+    what = counted(unit.steps, "point" if action.kind == "transport" else "step")
+    text = f"{name} ({action.side} {action.kind}, {what}, {unit.re} RE, AR {unit.ar})"
     if load:
         text += f" carrying {format_tokens(load)}"
     if action.reinforcement:
@@ -149,7 +151,7 @@ def resolve_unit_list(state: OcsState, action: UnitList) -> Outcome[OcsState]:
 
     >>> s = OcsState(sides=("Axis",), units=(Unit(name="1 Bn", side="Axis", hex="0905"),))
     >>> resolve_unit_list(s, UnitList()).explanation()
-    ['OCS 12.6: 1 Bn (Axis combat unit) in 0905: 1 step(s), 1 RE, AR 3, Combat Mode, leg MP']
+    ['OCS 12.6: 1 Bn (Axis combat unit) in 0905: 1 step, 1 RE, AR 3, Combat Mode, leg MP']
     """
     if action.side is not None:
         state.check_side(action.side)
@@ -230,15 +232,19 @@ def _change_steps(
         )
     new = new.with_steps(action.steps)
     lost = unit.steps - action.steps
-    what = "point(s)" if unit.kind == "transport" else "step(s)"
-    text = f"{unit.name} loses {lost} {what}" if lost > 0 else f"{unit.name} gains {-lost} {what}"
+    what = "point" if unit.kind == "transport" else "step"
+    text = (
+        f"{unit.name} loses {counted(lost, what)}"
+        if lost > 0
+        else f"{unit.name} gains {counted(-lost, what)}"
+    )
     text += f": {action.steps} left"
     if new.re != unit.re:
         text += f", {new.re} RE"
     if new.location == "dead pile":
         text += "; eliminated, to the Dead Pile"
     steps.append(Step(rule="OCS 12.4", text=text + " (combat supply is 1 T per step left)"))
-    facts.append((unit.name, f"{action.steps} step(s)"))
+    facts.append((unit.name, counted(action.steps, what)))
     return new
 
 

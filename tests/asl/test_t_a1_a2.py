@@ -39,7 +39,7 @@ def test_T_A1_1_colored_1_keeps_rof_and_counts_shots_per_unit() -> None:
 def test_T_A1_2_second_shot_at_leader_after_1_MF_refused() -> None:
     state = run(a1_state(), mph_fire("leader", "squad", location="H6", mf=1), [1, 4]).state
     err = refused(state, mph_fire("leader", location="H6", mf=1), IllegalAction, "A9.2")
-    assert "1 time(s)" in err.message
+    assert "1 time" in err.message
 
 
 def test_T_A1_2b_leader_spent_2_MF_second_shot_allowed() -> None:

@@ -87,7 +87,7 @@ def test_a_proposed_set_up_that_no_longer_applies_tells_the_confirmer_what_to_do
     )
     assert (
         "line 6: Proposal 4 no longer sets up as proposed; decline it (/game decline entry:4) and "
-        "let its proposer send it again: command 2: 'R' already exists; use update:true to "
-        "change it."
+        "let its proposer send it again:\n- command 2: 'R' already exists; use update:true to "
+        "change it.\n"
     ) in run.stdout, run.stdout
     assert "#6 Proposal 4 declined — bob" in run.stdout

@@ -76,7 +76,7 @@ def test_a_scripted_turn_plays_through_the_console_and_verifies(tmp_path: Path) 
     for line in (
         "  → turn: Union; 1st Minnesota: Isolated; 20th Maine: not Isolated",
         "  CWB Supply: 1st Minnesota: no friendly wagon within 5 hexes",
-        "  CWB Supply: Path traced on the map: 2 hex(es), 7,7 → 7,6 → 7,5",
+        "  CWB Supply: Path traced on the map: 2 hexes, 7,7 → 7,6 → 7,5",
         "  → 1st Minnesota: not resupplied; 20th Maine: resupplied; wagon Union Trains: strength 1",
         "  CWB Supply: Ammo loss d100 87 > 30 — ammunition stays Normal",
         "  → ammo loss: yes; 26th NC: Low On Ammo",

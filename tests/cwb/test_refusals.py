@@ -190,7 +190,7 @@ def test_resupply_refused_on_the_map_when_zoc_blocks_every_short_path() -> None:
     )
     outcome = SYSTEM.run(friends, resupply, ScriptedDice([]))
     assert outcome.explanation()[0] == (
-        "CWB Supply: Path traced on the map: 3 hex(es), 4,4 → 3,4 → 3,5 → 4,6"
+        "CWB Supply: Path traced on the map: 3 hexes, 4,4 → 3,4 → 3,5 → 4,6"
     )
     assert outcome.state == friends.with_unit(
         Unit(name="A", side="Union", men=50, hex=(4, 4))

@@ -96,7 +96,7 @@ def test_the_path_goes_around_an_enemy_wagon_and_too_far_is_too_far() -> None:
     )
     outcome = SYSTEM.run(state, Supply(side="Union"), ScriptedDice([]))
     assert outcome.explanation() == [
-        "CWB Supply: Path traced on the map: 3 hex(es), 5,5 → 6,6 → 6,7 → 5,7",
+        "CWB Supply: Path traced on the map: 3 hexes, 5,5 → 6,6 → 6,7 → 5,7",
         "CWB Supply: 95 men cost 10 wagon strength (1 per 10 men, rounded up); "
         "A Out Of Ammo → Normal (its morale checks no longer take −1; the players apply it; "
         "the bot rolls no morale check)",

@@ -137,7 +137,7 @@ def test_params_per_side_and_for_all() -> None:
     assert outcome.explanation() == [
         "CWB Supply: Confederate: ammo-loss chance 6%; artillery Ammo Level Low On "
         "Ammo; Isolation Effects Optional Rule in use",
-        "CWB Supply: Wagon cost rounding: round; ammo-loss roll for: infantry, cavalry",
+        "CWB Supply: Wagon cost rounding: round",  # what it set: the types are as they were
     ]
 
 

@@ -349,6 +349,8 @@ if __name__ == "__main__":
     if len(sys.argv) < 2:
         raise SystemExit("usage: python -m tests.docs.examples DOC.md...  (rewrites text blocks)")
     with tempfile.TemporaryDirectory() as tmp:
-        for name in sys.argv[1:]:
-            count = update(Path(name).resolve(), Path(tmp) / Path(name).stem)
-            print(f"{name}: {count} session(s) rewritten")
+        for number, name in enumerate(sys.argv[1:]):
+            # a directory per document: guide/OCS.md and rules/OCS.md share a stem, and the
+            # second played its sessions on the first's databases (its dice then left unused)
+            count = update(Path(name).resolve(), Path(tmp) / f"{number}-{Path(name).stem}")
+            print(f"{name}: {count} session{'' if count == 1 else 's'} rewritten")

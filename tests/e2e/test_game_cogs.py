@@ -471,3 +471,10 @@ async def test_a_set_up_proposal_is_confirmed_by_the_other_player_with_a_button(
     assert settled["disabled"] and settled["label"] == f"Decline #{seq}"  # nothing to decline
     status = await answer(discord, ["game", "status"], channel=channel)
     assert "Axis: Ammunition Shortage level 3" in fields(status)["Table"]
+    # at a glance: hashes shortened, no field that says nothing (no seed phrase, no void yet)
+    assert re.fullmatch(r"#\d+ [0-9a-f]{12}…", fields(status)["Log head"]), fields(status)
+    assert "Players' seeds" not in fields(status) and "Voids by" not in fields(status)
+    log = await answer(discord, ["game", "log"], {"last": 1}, channel=channel)
+    assert fields(log)[f"#{seq + 1}"].startswith(
+        f"alice: /asl level → Axis: Ammunition Shortage level 3 (proposal #{seq} confirmed)"
+    ), fields(log)

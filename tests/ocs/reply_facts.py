@@ -18,6 +18,7 @@ from rules_core.ocs.strength import supply_multiplier
 from rules_core.ocs.tokens import format_tokens, parse_tokens
 from rules_core.ocs.units import parse_re
 from rules_core.outcome import Outcome
+from rules_core.words import counted
 from tests.bot.reply_facts import Unmapped
 
 MODES = {"DG": "DG", "Combat Mode": "combat", "Move Mode": "move", "Strat Mode": "strat",
@@ -60,7 +61,7 @@ def _unit_fact(before: OcsState, action: Any, after: OcsState, name: str, value:
         (re.compile(r"ate off the map"), lambda m: not unit.out_of_supply and unit.trace == "ate"),
         (re.compile(r"Out of Supply"), lambda m: unit.out_of_supply),
         (re.compile(r"cut off"), lambda m: not unit.out_of_supply and unit.trace == "none"),
-        (re.compile(r"(\d+) step\(s\)"), lambda m: unit.steps == int(m[1])),
+        (re.compile(r"(\d+) (?:steps?|points?)"), lambda m: unit.steps == int(m[1])),
         (re.compile(r"(DG|\w+ Mode)"), lambda m: unit.mode == MODES[m[1]]),
         (re.compile(r"(.+) RE"), lambda m: unit.re == parse_re(m[1])),
         (re.compile(r"AR (\d)"), lambda m: unit.ar == int(m[1])),
@@ -135,7 +136,11 @@ def problems(before: OcsState, action: Any, outcome: Outcome[OcsState]) -> Itera
         elif subject == "Attrition":
             shown = 0 if value == "no loss" else int(value.split()[0].lstrip("-"))
             actual = _steps_lost(before, after)
-            problem = None if shown == actual else f"Attrition {value}, but {actual} step(s) lost"
+            problem = (
+                None
+                if shown == actual
+                else f"Attrition {value}, but {counted(actual, 'step')} lost"
+            )
         elif subject.startswith("Dump ") and isinstance(action, DumpAdd | DumpAdjust):
             held = after.dump_tokens(subject.removeprefix("Dump "), action.side)
             problem = None if format_tokens(held) == value else f"{subject} {value}, holds {held} T"
@@ -208,7 +213,7 @@ def _capture(
         mine = [u for u in after.units if u.side == action.side and u.kind == "transport"]
         had = [u for u in before.units if u.side == action.side and u.kind == "transport"]
         if sum(u.steps for u in mine) - sum(u.steps for u in had) < points:
-            return f"{subject}: {value}, but {action.side} did not gain {points} point(s)"
+            return f"{subject}: {value}, but {action.side} did not gain {counted(points, 'point')}"
     return None
 
 

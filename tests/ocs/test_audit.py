@@ -30,6 +30,7 @@ from rules_core.ocs.actions import (
 )
 from rules_core.ocs.state import Dump, FuelMarker, OcsState, Unit
 from rules_core.ocs.tokens import format_tokens, parse_tokens
+from rules_core.words import counted
 from tests.ocs.helpers import game, run
 from tests.ocs.perf_previews import cases
 
@@ -227,7 +228,7 @@ def test_capture_odds_one_dr_per_category_independent() -> None:
         for w, pw in wagons.items():
             key = (
                 ("Dump", f"{g} captured"),
-                ("Other Transport Points", f"{w} point(s) and 0 T captured"),
+                ("Other Transport Points", f"{counted(w, 'point')} and 0 T captured"),
             )
             assert odds[key] == pg * pw
 
@@ -391,7 +392,9 @@ def test_breakout_odds_first_turn_and_later() -> None:
     # +1: faces 4-6 succeed (1/2); each success then an unmodified return dr 1..6
     assert first[(("Breakout", "failed"),)] == Fraction(1, 2)
     for r in range(1, 7):
-        assert first[(("Breakout", "succeeded"), ("Returns", f"in {r} turn(s)"))] == Fraction(1, 12)
+        assert first[
+            (("Breakout", "succeeded"), ("Returns", f"in {counted(r, 'turn')}"))
+        ] == Fraction(1, 12)
     later = cut.model_copy(update={"had_genuine_trace_last_check": False})
     odds = SYSTEM.odds(game(later), Breakout(unit="U", path=True, distance=15))
     assert odds[(("Breakout", "failed"),)] == Fraction(2, 3)
@@ -491,7 +494,7 @@ def test_T_O6_with_three_separate_one_point_truck_counters_captures_exactly_3T()
     kept = [u for u in out.state.units if u.side == "Soviet"]
     assert [(u.steps, u.load_tokens) for u in captured] == [(1, 3)]
     assert sum(u.steps for u in kept) == 2 and sum(u.load_tokens for u in kept) == 9
-    assert out.facts == (("Trucks", "1 point(s) and 3 T captured"),)
+    assert out.facts == (("Trucks", "1 point and 3 T captured"),)
     assert out.state.dumps == ()
 
 

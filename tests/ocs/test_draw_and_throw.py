@@ -47,7 +47,7 @@ def test_an_attack_draws_from_two_dumps_in_the_order_named() -> None:
     assert out.state.dumps == (Dump(side="Axis", hex="A2", tokens=1),)
     assert out.explanation() == [
         "OCS 12.3a: the units draw from A1, A2: 2 MP, within 5",
-        "OCS 12.4: Div: 3 step(s) pay 3 T from the dumps in A1, A2",
+        "OCS 12.4: Div: 3 steps pay 3 T from the dumps in A1, A2",
     ]
 
 

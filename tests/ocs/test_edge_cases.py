@@ -111,9 +111,7 @@ def test_E5_6_AR1_two_OOS_steps_DR7_loses_both_rest_ignored() -> None:
         unit.model_copy(update={"steps": 0, "re": Fraction(0), "location": "dead pile"})
     )
     assert out.facts == (("Attrition", "-2 steps"),)
-    assert out.explanation()[2] == (
-        "OCS 12.8b: only 2 OOS step(s): the rest of the loss is ignored"
-    )
+    assert out.explanation()[2] == ("OCS 12.8b: only 2 OOS steps: the rest of the loss is ignored")
 
 
 def test_E5_owner_chooses_which_OOS_units_lose() -> None:
@@ -153,7 +151,7 @@ def test_E6_1_first_turn_dr4_plus1_succeeds_returns_in_3_turns() -> None:
         )
     )  # steps stay 2: the step-loss marker is kept
     assert [r.render() for r in out.rolls] == ["Breakout dr 4", "Return dr 3"]
-    assert out.facts == (("Breakout", "succeeded"), ("Returns", "in 3 turn(s)"))
+    assert out.facts == (("Breakout", "succeeded"), ("Returns", "in 3 turns"))
     assert out.rules_cited() == ["OCS 12.8e", "OCS 12.8e"]
     assert [m.render() for m in out.steps[0].modifiers] == ["+1 first turn out of trace"]
 

@@ -54,10 +54,10 @@ def test_combat_losses_lower_the_attack_cost_to_the_steps_left() -> None:
 def test_a_step_loss_explains_itself_with_the_rule() -> None:
     out = run(game(DIV), UnitChange(unit="Div", steps=1, reason="combat loss"))
     assert out.explanation() == [
-        "OCS 12.4: Div loses 2 step(s): 1 left, 1 RE (combat supply is 1 T per step left)"
+        "OCS 12.4: Div loses 2 steps: 1 left, 1 RE (combat supply is 1 T per step left)"
         " — combat loss"
     ]
-    assert out.facts == (("Div", "1 step(s)"),)
+    assert out.facts == (("Div", "1 step"),)
 
 
 def test_losing_the_last_step_sends_the_unit_to_the_dead_pile() -> None:
@@ -229,9 +229,9 @@ def test_unit_list_shows_current_steps_mode_and_markers() -> None:
     hq = Unit(name="XL HQ", side="Soviet", kind="HQ", hex="C3", throw_range=8, re=Fraction(1))
     out = SYSTEM.run(game(low, hq), UnitList(), ScriptedDice([]))
     assert out.explanation() == [
-        "OCS 12.6: Div (Axis combat unit) in A1: 3 step(s), 3 RE, AR 4, Strat Mode, leg MP, "
+        "OCS 12.6: Div (Axis combat unit) in A1: 3 steps, 3 RE, AR 4, Strat Mode, leg MP, "
         "Out of Supply, Low",
-        "OCS 12.6: XL HQ (Soviet HQ) in C3: 1 step(s), 1 RE, AR 3, Combat Mode, leg MP, "
+        "OCS 12.6: XL HQ (Soviet HQ) in C3: 1 step, 1 RE, AR 3, Combat Mode, leg MP, "
         "throw range 8 MP",
     ]
     only = SYSTEM.run(game(low, hq), UnitList(side="Soviet"), ScriptedDice([]))

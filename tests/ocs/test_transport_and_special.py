@@ -136,7 +136,7 @@ def test_an_extender_collapses_before_a_capture_then_its_points_are_captured() -
     collapsed = run(state, Extender(how="collapse", units=("Ext",))).state
     out = run(collapsed, Capture(side="Axis", hex="B2", unit="Moto"), [4])
     # dr 4: 50 % of the 5 points = 2 1/2, rounded to the nearest: 3 captured
-    assert out.fact("Trucks") == "3 point(s) and 0 T captured"
+    assert out.fact("Trucks") == "3 points and 0 T captured"
 
 
 def test_special_purposes_are_paid_from_the_dumps_with_their_limits() -> None:

@@ -200,7 +200,7 @@ def test_attrition_waits_for_the_trace_checks_of_the_whole_stack() -> None:
     state = run(state, Trace(units=("Fresh",), status="none")).state
     out = run(state, Attrition(units=("Three",)), [1, 1])
     assert out.steps[1].text.startswith("OCS 12.8b") is False
-    assert "Three, Fresh (5 step(s))" in out.explanation()[1]
+    assert "Three, Fresh (5 steps)" in out.explanation()[1]
     assert out.steps[2].modifiers[0].value == 3
 
 
@@ -274,7 +274,7 @@ def test_capture_of_transport_points_says_how_the_points_were_rounded() -> None:
     state = game(Unit(name="Moto", side="Axis", hex="B2"), trucks)
     out = run(state, Capture(side="Axis", hex="B2", unit="Moto"), [3])  # 25% of 2 = 1/2
     assert (
-        "25% of 2 point(s) = 1/2, rounded to the nearest point (halves up): 1 captured"
+        "25% of 2 points = 1/2, rounded to the nearest point (halves up): 1 captured"
         in (out.explanation()[0])
     )
     even = game(Unit(name="Moto", side="Axis", hex="B2"), trucks, ocs_rounding="half-even")

@@ -280,11 +280,11 @@ def test_T_O6_trucks_dr3_and_dump_dr5_capture() -> None:
     assert [r.label for r in out.rolls] == ["Capture dr (Dump)", "Capture dr (Trucks)"]
     assert out.facts == (
         ("Dump", "4 1/2 SP captured"),
-        ("Trucks", "1 point(s) and 3 T captured"),
+        ("Trucks", "1 point and 3 T captured"),
     )
     assert out.rules_cited() == ["OCS 12.11b"] * 3
     assert "4 1/2 SP captured, 4 1/2 SP destroyed" in out.explanation()[0]
-    assert "displaces 2 point(s) with 2 SP 1 T up to 10 hexes" in out.explanation()[1]
+    assert "displaces 2 points with 2 SP 1 T up to 10 hexes" in out.explanation()[1]
     assert "may move this phase" in out.explanation()[2]
 
 

@@ -77,3 +77,10 @@ def test_histogram_is_a_png_with_a_bar_per_result() -> None:
 def test_histogram_of_nothing_still_draws() -> None:
     image = Image.open(io.BytesIO(histogram_png({}, "no rolls")))
     assert image.format == "PNG"
+
+
+def test_one_roll_is_counted_in_english() -> None:
+    """Regression (issue 24's plurals): "1 rolls are too few"."""
+    one = chi_square({1: 1, 2: 0, 3: 0, 4: 0, 5: 0, 6: 0})
+    assert one.verdict().startswith("1 roll is too few for a fairness test")
+    assert chi_square({1: 1, 2: 1}).verdict().startswith("2 rolls are too few")

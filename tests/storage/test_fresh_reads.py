@@ -58,7 +58,7 @@ async def test_reads_show_what_another_process_wrote_since(database: Path | str)
         status = await service.handle(TABLE, YOU, "status-2", gc.GameStatus())
         head = field(status, "Log head")
         row = await repo.active_game(TABLE.guild_id, TABLE.channel_id)
-        assert row is not None and head == f"#5 {row.head_hash}"
+        assert row is not None and head == f"#5 {row.head_hash[:12]}…"  # as a person reads it
         assert field(status, "Next die") == "#3"
         log = await service.handle(TABLE, YOU, "log", gc.GameLog())
         assert log.title == "Hill 621: log entries #1–#5 of 5"

@@ -90,10 +90,7 @@ def summary(texts: list[str]) -> str:
     lines = [json.loads(line) for text in texts for line in text.splitlines()]
     entries = [line for line in lines if "seq" in line and "prev" in line]
     dice = sum(len(e["dice"]) for e in entries)
-    return (
-        f"2 games, 3 seeds, {len(entries)} entries, {dice} dice, 1 status board(s), "
-        "1 signing key(s)."
-    )
+    return f"2 games, 3 seeds, {len(entries)} entries, {dice} dice, 1 status board, 1 signing key."
 
 
 async def test_migrate_db_copies_every_game_to_the_other_engine_and_back(
@@ -138,7 +135,7 @@ async def test_migrate_db_refuses_a_target_that_holds_games(
     again = referee("migrate-db", str(source), url, cwd=tmp_path)
     assert again.returncode == 2
     assert again.stderr.strip().endswith(
-        "already holds 2 game(s); migrate-db copies into an empty database only."
+        "already holds 2 games; migrate-db copies into an empty database only."
     )
     missing = referee("migrate-db", str(tmp_path / "nothing.db"), url, cwd=tmp_path)
     assert missing.returncode == 2

@@ -25,6 +25,7 @@ from rules_core.asl.turn import (
     need_range,
 )
 from rules_core.errors import IllegalAction, InvalidInput
+from rules_core.words import counted
 
 LEADER_RANGE = 16
 """A9.4: beyond 16 hexes a MG needs Infantry-leader direction (reading 12)."""
@@ -297,7 +298,7 @@ def check_shot_limit(
             if taken >= limit:
                 raise IllegalAction(
                     f"{weapon.name} has already attacked {target} in {location} "
-                    f"{taken} time(s) and it spent {mf} MF there.",
+                    f"{counted(taken, 'time')} and it spent {mf} MF there.",
                     rule="A9.2",
                 )
 

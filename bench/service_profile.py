@@ -116,10 +116,10 @@ async def run(
         text = io.StringIO()
         stats = pstats.Stats(profiler, stream=text)
         stats.sort_stats(sort).print_stats(top)
-        print(f"calls per action = ncalls / {actions}")
-        print(text.getvalue())
         if dump is not None:
             stats.dump_stats(dump)
+        print(f"calls per action = ncalls / {actions}")
+        print(text.getvalue())
 
 
 def main() -> None:

@@ -12,7 +12,9 @@ sending the fire cycle ``--actions`` times (as the throughput part of ``bench.ru
 With ``--cprofile`` the bot runs under cProfile instead (``bench/cprofiled.py``), counting the
 CPU time of the event loop's thread, and the heaviest functions are printed with their calls per
 interaction (``DIR/bot-fire.prof`` keeps the whole profile): call counts do not depend on the
-machine's load, so they compare well between two checkouts on a busy machine.
+machine's load, so they compare well between two checkouts on a busy machine. The cProfile
+starts after the set-up and ``WARMUP`` rounds (the bot's start-up, imports and first calls
+are not counted).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import pstats
+import signal
 import tempfile
 from pathlib import Path
 
@@ -37,6 +40,8 @@ from bench.run import (
 from tests.e2e.conftest import BotLauncher
 from tests.fake_discord import FakeDiscord
 
+WARMUP = 10
+"""Rounds (fire cycles, or ``/ping``s) played before the profile starts."""
 FLOOR_MODULE = ["-m", "bench.floor_bot"]
 """The floor bot run as a module (``bench.cprofiled`` runs modules)."""
 
@@ -51,7 +56,7 @@ async def profile(
             if cprofile:
                 report = out / f"{name}.prof"
                 bot_argv = FLOOR_MODULE if floor else REFEREE_RUN
-                argv = ["-m", "bench.cprofiled", str(report), *bot_argv]
+                argv = ["-m", "bench.cprofiled", str(report), "--from-usr1", *bot_argv]
             else:
                 report = out / f"{name}{'-flat' if flat else ''}.txt"
                 options = ["-p", "flat=true", "-p", "time=percent_of_total"] if flat else []
@@ -67,7 +72,7 @@ async def profile(
                 workdir.mkdir()
                 bot = await BotLauncher(discord, workdir).start_ready(argv)
                 try:
-                    await drive(discord, floor, actions, channels, tables)
+                    await drive(discord, floor, actions, channels, tables, bot.process)
                 finally:
                     await bot.stop(timeout=120)
             print(f"wrote {report}")
@@ -80,11 +85,26 @@ async def profile(
 
 
 async def drive(
-    discord: FakeDiscord, floor: bool, actions: int, channels: int, tables: list[str]
+    discord: FakeDiscord,
+    floor: bool,
+    actions: int,
+    channels: int,
+    tables: list[str],
+    process: asyncio.subprocess.Process | None = None,
 ) -> None:
     """Send the profiled interactions: ``/ping``s, or the fire cycle sequentially or on
-    ``channels`` channels at once."""
+    ``channels`` channels at once. The set-up and ``WARMUP`` rounds go first; then ``process``
+    (the bot under ``bench.cprofiled --from-usr1``) is told to start its profile."""
+
+    def start_profile() -> None:
+        if process is not None:
+            process.send_signal(signal.SIGUSR1)
+
+    cycle = [*ASL_RESET, ASL_FIRE]
     if floor:
+        for _ in range(WARMUP):
+            await roundtrip(discord, (["ping"], {}), channel="table-1")
+        start_profile()
         for _ in range(actions):
             await roundtrip(discord, (["ping"], {}), channel="table-1")
     elif channels > 1:
@@ -94,11 +114,16 @@ async def drive(
                 await act(discord, command, table)
 
         await asyncio.gather(*(setup(table) for table in tables))
-        cycle = [*ASL_RESET, ASL_FIRE]
+        await throughput(discord, tables, len(cycle), cycle)
+        start_profile()
         await throughput(discord, tables, actions * len(cycle), cycle)
     else:
         for command in ASL_SETUP:
             await act(discord, command, "table-1")
+        for _ in range(WARMUP):
+            for command in cycle:
+                await act(discord, command, "table-1")
+        start_profile()
         for _ in range(actions):
             for command in ASL_RESET:
                 await act(discord, command, "table-1")

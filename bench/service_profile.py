@@ -2,6 +2,7 @@
 where it goes.
 
     .venv/bin/python -m bench.service_profile [--cycles 200] [--warmup 20] [--cprofile 30]
+        [--extra-units 40] [--dump FILE]
 
 The commands are those of ``bench.run`` (the set-up, then cycles of 6 resets + 1 ``/asl fire``),
 built from their console lines by the registry as the console and Discord build them, and handled
@@ -9,7 +10,9 @@ by ``GameService.handle`` on a real SQLite file (WAL, ``synchronous=FULL``): no 
 rendering. It prints the CPU time per action (the process: the event loop's thread and the
 storage's) and the event loop's thread's alone, and with ``--cprofile N`` the N functions of
 most own time (of the loop's thread), with their calls per action (call counts do not depend on
-the machine's load; times do). To compare two checkouts, run this file from each in turn (it
+the machine's load; times do), and with ``--dump`` the whole profile for ``pstats``.
+``--extra-units N`` plays the same cycle in a larger game (N more squads and N/2 SW MGs set up
+before the Fire Group). To compare two checkouts, run this file from each in turn (it
 runs on the code of the directory it is started from).
 """
 
@@ -47,14 +50,31 @@ def commands(lines: list[str], service: GameService) -> list[BaseModel]:
     return built
 
 
-async def run(cycles: int, warmup: int, top: int, directory: Path, sort: str = "tottime") -> None:
+async def run(
+    cycles: int,
+    warmup: int,
+    top: int,
+    directory: Path,
+    sort: str = "tottime",
+    dump: Path | None = None,
+    extra: int = 0,
+) -> None:
     # a checkout from before open_repository opened it with Repository.open
     opener = getattr(bot.storage, "open_repository", None)
     if opener is None:
         opener = bot.storage.Repository.open  # type: ignore[attr-defined]
     repo = await opener(directory / "profile.db")
     service = GameService(repo, InstalledSystems())
-    setup = commands([console_line(c) for c in ASL_SETUP], service)
+    lines = [console_line(c) for c in ASL_SETUP]
+    # a larger game: units (and a SW MG for every other one) set up before the Fire Group's
+    lines[3:3] = [
+        f"/asl unit add name:X{n} side:{'Axis' if n % 2 else 'Allied'} kind:squad"
+        for n in range(extra)
+    ] + [
+        f"/asl weapon add name:XW{n} side:Axis kind:sw_mg b:11 owner:X{n}"
+        for n in range(1, extra, 2)
+    ]
+    setup = commands(lines, service)
     cycle = commands([console_line(c) for c in (*ASL_RESET, ASL_FIRE)], service)
     count = 0
 
@@ -96,6 +116,8 @@ async def run(cycles: int, warmup: int, top: int, directory: Path, sort: str = "
         text = io.StringIO()
         stats = pstats.Stats(profiler, stream=text)
         stats.sort_stats(sort).print_stats(top)
+        if dump is not None:
+            stats.dump_stats(dump)
         print(f"calls per action = ncalls / {actions}")
         print(text.getvalue())
 
@@ -111,6 +133,16 @@ def main() -> None:
     parser.add_argument(
         "--sort", default="tottime", help="tottime (own time, the default) or cumulative"
     )
+    parser.add_argument(
+        "--extra-units",
+        type=int,
+        default=0,
+        metavar="N",
+        help="N more units (and N/2 SW MGs) in the game, set up before the Fire Group",
+    )
+    parser.add_argument(
+        "--dump", type=Path, default=None, help="also write the cProfile stats to this file"
+    )
     args = parser.parse_args()
     factory = None
     if args.loop == "uvloop":
@@ -121,7 +153,17 @@ def main() -> None:
         tempfile.TemporaryDirectory(prefix="referee-service-profile-") as tmp,
         asyncio.Runner(loop_factory=factory) as runner,
     ):
-        runner.run(run(args.cycles, args.warmup, args.cprofile, Path(tmp), args.sort))
+        runner.run(
+            run(
+                args.cycles,
+                args.warmup,
+                args.cprofile,
+                Path(tmp),
+                args.sort,
+                args.dump,
+                args.extra_units,
+            )
+        )
 
 
 if __name__ == "__main__":

@@ -67,9 +67,15 @@ class CommandSpec:
         return tuple(self.path.split("."))
 
     def option(self, name: str) -> OptionSpec | None:
-        """The option called ``name`` (as typed, dashes or underscores)."""
-        wanted = name.replace("_", "-")
-        return next((o for o in self.options if o.name == wanted), None)
+        """The option called ``name`` (as typed, dashes or underscores): looked up in a table of
+        the options by name, made on the first call (the first of a name, as a scan finds it)."""
+        by_name = self.__dict__.get("_by_name")
+        if by_name is None:
+            by_name = {}
+            for option in self.options:
+                by_name.setdefault(option.name, option)
+            object.__setattr__(self, "_by_name", by_name)
+        return by_name.get(name.replace("_", "-"))
 
 
 def _action_literal(model: type[BaseModel]) -> str:

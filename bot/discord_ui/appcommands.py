@@ -46,6 +46,7 @@ from discord import app_commands
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
+from bot.discord_ui.lean_command import LeanCommand
 from bot.discord_ui.tree import report_error
 from bot.errors import BadCommand, UserError
 from bot.models import AttachedFile
@@ -225,7 +226,7 @@ def build_command(
     fn.__discord_app_commands_param_autocomplete__ = {
         spec.name: _autocomplete(spec, names) for spec in specs if spec.autocomplete
     }
-    return app_commands.Command(
+    return LeanCommand(
         name=path[-1],
         description=help_text(model),
         callback=fn,

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
-import dataclasses
 import logging
 import weakref
 from collections import OrderedDict
@@ -317,8 +316,7 @@ class Core:
             **change.data,
         }
         body, digest = seal(entry)
-        new_row = dataclasses.replace(
-            row,
+        new_row = row.moved(
             head_seq=row.head_seq + 1,
             head_hash=digest,
             state_json=text,

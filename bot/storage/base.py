@@ -63,6 +63,51 @@ class GameRow:
     commitment: str
     players_mix: bytes
 
+    def moved(
+        self,
+        *,
+        head_seq: int,
+        head_hash: str,
+        state_json: str,
+        next_die: int,
+        table: dict[str, Any],
+        players_mix: bytes,
+        status: str,
+    ) -> GameRow:
+        """A copy with a new head, snapshot, table and status: what a commit makes of the row.
+        (``dataclasses.replace`` with those fields, without its per-field look-ups: one is made
+        on every action; a field added to the row is added here too.)
+
+        >>> import dataclasses
+        >>> row = GameRow(1, "g", 2, 3, None, "asl", "t", "active", "now", 4, {}, "{}", 1, "h",
+        ...               1, 0, b"s", "c", b"")
+        >>> moved = row.moved(head_seq=2, head_hash="h2", state_json="{}", next_die=3,
+        ...                   table={}, players_mix=b"", status="active")
+        >>> moved == dataclasses.replace(row, head_seq=2, head_hash="h2", next_die=3)
+        True
+        """
+        return GameRow(
+            id=self.id,
+            public_id=self.public_id,
+            guild_id=self.guild_id,
+            channel_id=self.channel_id,
+            parent_id=self.parent_id,
+            system=self.system,
+            title=self.title,
+            status=status,
+            created_at=self.created_at,
+            created_by=self.created_by,
+            table=table,
+            state_json=state_json,
+            head_seq=head_seq,
+            head_hash=head_hash,
+            next_die=next_die,
+            epoch=self.epoch,
+            seed=self.seed,
+            commitment=self.commitment,
+            players_mix=players_mix,
+        )
+
 
 def game_from_row(row: Sequence[Any]) -> GameRow:
     """A :class:`GameRow` from a row of :data:`bot.storage.sql.GAME_COLUMNS`."""

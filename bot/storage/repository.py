@@ -224,7 +224,10 @@ class SQLiteRepository(Repository):
             self._pending.append((change, expected_head, future, deadline))
             if self._flusher is None or self._flusher.done():
                 self._flusher = asyncio.create_task(self._flush())
-            await asyncio.shield(future)
+            # not shielded: a cancelled caller cancels only its future (the flusher skips a
+            # done one, the append is written all the same), and the answer wakes the caller
+            # in the loop's next turn, not the one after
+            await future
             metrics.database("append", time.monotonic() + self.limits.timeout - deadline)
 
     async def _flush(self) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from rules_core.asl.actions import Check
 from rules_core.asl.fb16 import availability_drm, personnel_immune, unit_level
 from rules_core.asl.lanes import standing_lanes
-from rules_core.asl.state import FIRE_PHASES, PHASE_NAMES, AslState, Unit
+from rules_core.asl.state import FIRE_PHASES, PHASE_NAMES, AslOutcome, AslState, Unit
 from rules_core.asl.turn import check_side_fires
 from rules_core.dice import Dice
 from rules_core.errors import IllegalAction, InvalidInput
@@ -241,7 +241,7 @@ def resolve_check(state: AslState, action: Check, dice: Dice) -> Outcome[AslStat
                     )
                 )
                 facts.append((f"Fire Lane ({mg})", "removed (its Infantry pinned)"))
-    return Outcome[AslState](state=new, steps=tuple(steps), rolls=(roll,), facts=tuple(facts))
+    return AslOutcome(state=new, steps=tuple(steps), rolls=(roll,), facts=tuple(facts))
 
 
 __all__ = [

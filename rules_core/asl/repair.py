@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from rules_core.asl.actions import Repair
 from rules_core.asl.fb16 import repair_elimination, weapon_level
-from rules_core.asl.state import AslState
+from rules_core.asl.state import AslOutcome, AslState
 from rules_core.dice import Dice
 from rules_core.errors import IllegalAction, InvalidInput
 from rules_core.outcome import Modifier, Outcome, Step
@@ -143,9 +143,7 @@ def resolve_repair(state: AslState, action: Repair, dice: Dice) -> Outcome[AslSt
     new = state.with_weapons({weapon.name: weapon.model_copy(update=update)})
     if owner is not None:
         new = new.with_units({owner.name: owner.model_copy(update={"repairs": owner.repairs + 1})})
-    return Outcome[AslState](
-        state=new, steps=tuple(steps), rolls=(roll,), facts=((weapon.name, fact),)
-    )
+    return AslOutcome(state=new, steps=tuple(steps), rolls=(roll,), facts=((weapon.name, fact),))
 
 
 __all__ = ["VEHICLE_R_NUMBER", "repair_result", "resolve_repair"]

@@ -21,6 +21,7 @@ from rules_core.asl.state import (
     FB_IMMUNE_KINDS,
     MARKER_NAMES,
     SW_KINDS,
+    AslOutcome,
     AslState,
     Phase,
     Unit,
@@ -80,7 +81,7 @@ def set_level(state: AslState, action: SetLevel) -> Outcome[AslState]:
     new = state.model_copy(update={"sides": sides})
     steps = [Step(rule="FB16.1", text=text)]
     steps += [_replacement_warning(u) for u in new.units if _lacks_replacement(new, u)]
-    return Outcome[AslState](state=new, steps=tuple(steps))
+    return AslOutcome(state=new, steps=tuple(steps))
 
 
 def set_san(state: AslState, action: SetSan) -> Outcome[AslState]:
@@ -107,7 +108,7 @@ def set_san(state: AslState, action: SetSan) -> Outcome[AslState]:
     steps = [Step(rule="A14.1", text=text)]
     if action.correction:
         steps.append(Step(rule="A14.1", text="a referee's correction in play"))
-    return Outcome[AslState](state=state.model_copy(update={"sides": sides}), steps=tuple(steps))
+    return AslOutcome(state=state.model_copy(update={"sides": sides}), steps=tuple(steps))
 
 
 def add_unit(state: AslState, action: AddUnit) -> Outcome[AslState]:
@@ -166,7 +167,7 @@ def add_unit(state: AslState, action: AddUnit) -> Outcome[AslState]:
     steps += [_lane_ends(mg) for mg in ended]
     if _lacks_replacement(new, unit):
         steps.append(_replacement_warning(unit))
-    return Outcome[AslState](state=new, steps=tuple(steps))
+    return AslOutcome(state=new, steps=tuple(steps))
 
 
 def _unit_options(action: AddUnit) -> None:
@@ -293,7 +294,7 @@ def add_weapon(state: AslState, action: AddWeapon) -> Outcome[AslState]:
     steps = [Step(rule="A9.7", text=describe(new, weapon))]
     new, ended = standing_lanes(new)  # A9.223: a MG corrected to malfunctioned
     steps += [_lane_ends(mg) for mg in ended]
-    return Outcome[AslState](state=new, steps=tuple(steps))
+    return AslOutcome(state=new, steps=tuple(steps))
 
 
 MG_KINDS = ("sw_mg", "veh_mg")
@@ -487,7 +488,7 @@ def list_weapons(state: AslState, action: ListWeapons) -> Outcome[AslState]:
     'A9.7: LMG (Axis sw_mg): B12, ROF 1, R2; ok; held by B; FB level 4'
     """
     steps = tuple(Step(rule="A9.7", text=describe(state, w)) for w in state.weapons)
-    return Outcome[AslState](state=state, steps=steps)
+    return AslOutcome(state=state, steps=steps)
 
 
 def remove_weapon(state: AslState, action: RemoveWeapon) -> Outcome[AslState]:
@@ -507,7 +508,7 @@ def remove_weapon(state: AslState, action: RemoveWeapon) -> Outcome[AslState]:
             "shots": tuple(s for s in state.shots if s.weapon != weapon.name),
         }
     )
-    return Outcome[AslState](state=new, steps=(Step(rule="A9.7", text=f"{weapon.name} removed"),))
+    return AslOutcome(state=new, steps=(Step(rule="A9.7", text=f"{weapon.name} removed"),))
 
 
 def set_phase(state: AslState, action: SetPhase) -> Outcome[AslState]:
@@ -536,7 +537,7 @@ def set_phase(state: AslState, action: SetPhase) -> Outcome[AslState]:
         phase: Phase = action.phase or "rph"
         new, steps = enter_phase(state, phase, attacker, new_turn=True)
         first = Step(rule="A3", text=f"{phase_label(phase, attacker)} — Player Turn 1 begins")
-        return Outcome[AslState](state=new, steps=(first, *steps))
+        return AslOutcome(state=new, steps=(first, *steps))
     expected_phase, expected_side = following(state)
     phase = action.phase or expected_phase
     attacker = _side(state, action.side) if action.side is not None else expected_side
@@ -563,7 +564,7 @@ def set_phase(state: AslState, action: SetPhase) -> Outcome[AslState]:
                 f"the {phase_label(expected_phase, expected_side)})",
             )
         )
-    return Outcome[AslState](state=new, steps=(*head, *steps))
+    return AslOutcome(state=new, steps=(*head, *steps))
 
 
 STATUS_WORDS: dict[str, str] = {
@@ -633,7 +634,7 @@ def set_unit(state: AslState, action: SetUnit) -> Outcome[AslState]:
                     text=f"the Fire Lane of {', '.join(f.weapon for f in ended)} ends",
                 )
             )
-    return Outcome[AslState](state=new, steps=tuple(steps))
+    return AslOutcome(state=new, steps=tuple(steps))
 
 
 __all__ = [

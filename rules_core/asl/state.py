@@ -12,9 +12,11 @@ of A3).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from rules_core.outcome import Outcome
 
 WeaponKind = Literal[
     "sw_mg", "sw_other", "veh_mg", "gun", "dc", "ft", "psk", "radio", "phone"
@@ -239,6 +241,30 @@ class FireLane(BaseModel):
     location: str
 
 
+def _by_name(items: tuple[Any, ...]) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """``items`` (sides, units or weapons) by lower-case name, the first of a name winning (as a
+    scan in order finds it), with the tuple the index was built from.
+
+    :class:`AslState` keeps it in its ``__dict__`` (as ``functools.cached_property`` would) and
+    rebuilds it when the tuple it holds is not the one the index was built from: a
+    ``model_copy`` copies ``__dict__``, the index with it, and replaces only the updated fields.
+    pydantic leaves keys of ``__dict__`` that are not fields out of dumps, equality and hashes.
+
+    >>> a = Unit(name="A", side="Axis", kind="squad", nationality="German")
+    >>> st = AslState(sides=(), units=(a,))
+    >>> st.unit("a") is a, st.unit("B")
+    (True, None)
+    >>> b = a.model_copy(update={"name": "B"})
+    >>> moved = st.model_copy(update={"units": (b,)})
+    >>> moved.unit("a"), moved.unit("b") is b, st.unit("A") is a
+    (None, True, True)
+    >>> fresh = AslState(sides=(), units=(b,))
+    >>> moved == fresh, moved.model_dump() == fresh.model_dump(), hash(moved) == hash(fresh)
+    (True, True, True)
+    """
+    return items, {item.name.lower(): item for item in reversed(items)}
+
+
 class AslState(BaseModel):
     """The whole ASL game state."""
 
@@ -262,10 +288,10 @@ class AslState(BaseModel):
         >>> AslState(sides=(Side(name="Axis", nationality="German", axis=True),)).side("axis").name
         'Axis'
         """
-        for side in self.sides:
-            if side.name.lower() == name.lower():
-                return side
-        return None
+        index = self.__dict__.get("_sides_by_name")
+        if index is None or index[0] is not self.sides:
+            index = self.__dict__["_sides_by_name"] = _by_name(self.sides)
+        return index[1].get(name.lower())
 
     def unit(self, name: str) -> Unit | None:
         """The unit called ``name`` (case-insensitive), or ``None`` (FB16.2, A9.11).
@@ -273,10 +299,10 @@ class AslState(BaseModel):
         >>> AslState(sides=()).unit("A") is None
         True
         """
-        for unit in self.units:
-            if unit.name.lower() == name.lower():
-                return unit
-        return None
+        index = self.__dict__.get("_units_by_name")
+        if index is None or index[0] is not self.units:
+            index = self.__dict__["_units_by_name"] = _by_name(self.units)
+        return index[1].get(name.lower())
 
     def weapon(self, name: str) -> Weapon | None:
         """The weapon called ``name`` (case-insensitive), or ``None`` (A9.7).
@@ -285,10 +311,10 @@ class AslState(BaseModel):
         >>> st.weapon("lmg").name
         'LMG'
         """
-        for weapon in self.weapons:
-            if weapon.name.lower() == name.lower():
-                return weapon
-        return None
+        index = self.__dict__.get("_weapons_by_name")
+        if index is None or index[0] is not self.weapons:
+            index = self.__dict__["_weapons_by_name"] = _by_name(self.weapons)
+        return index[1].get(name.lower())
 
     def with_weapons(self, changed: dict[str, Weapon]) -> AslState:
         """A copy with the named weapons replaced (stack order kept: A.9 Random Selection order).
@@ -311,3 +337,8 @@ class AslState(BaseModel):
         True
         """
         return self.model_copy(update={"units": tuple(changed.get(u.name, u) for u in self.units)})
+
+
+AslOutcome = Outcome[AslState]
+"""The outcome of an ASL action. Named once: ``Outcome[AslState]`` written at each call looks the
+parametrised class up in pydantic's cache every time (a few microseconds and a dozen calls)."""

@@ -224,6 +224,9 @@ class AslSystem(GameSystem[AslState, AslAction]):
         >>> SYSTEM.owner_side(fb16_fire_group(), "weapon", "lmg")
         'Axis'
         """
+        if kind == "side":
+            side = state.side(name.strip())
+            return side.name if side else None
         if kind == "unit":
             unit = state.unit(name)
             return unit.side if unit else None

@@ -24,7 +24,15 @@ from rules_core.asl.fire import (
 from rules_core.asl.fire.legality import check_shot_limit
 from rules_core.asl.fire.plan import MIN_SAN, enemy_side
 from rules_core.asl.lanes import standing_lanes
-from rules_core.asl.state import MARKER_NAMES, PHASE_NAMES, AslState, FireMarker, Unit, Weapon
+from rules_core.asl.state import (
+    MARKER_NAMES,
+    PHASE_NAMES,
+    AslOutcome,
+    AslState,
+    FireMarker,
+    Unit,
+    Weapon,
+)
 from rules_core.asl.turn import (
     check_not_spent,
     check_possessor_fires,
@@ -391,7 +399,7 @@ def resolve_tohit(state: AslState, action: ToHit, dice: Dice) -> Outcome[AslStat
         for target in action.targets:
             shots = count_shot(shots, gun.name, target, action.location)
         new = new.model_copy(update={"shots": tuple(shots)})
-    return Outcome[AslState](state=new, steps=tuple(steps), rolls=(roll,), facts=tuple(facts))
+    return AslOutcome(state=new, steps=tuple(steps), rolls=(roll,), facts=tuple(facts))
 
 
 __all__ = ["depletion_result", "effective_depletion_number", "resolve_tohit"]

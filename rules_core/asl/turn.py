@@ -12,6 +12,8 @@ whether a declaration is legal depends only on the state and the declaration.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from rules_core.asl.state import (
     FIRE_PHASES,
     MARKER_NAMES,
@@ -105,7 +107,7 @@ def enter_phase(
             update["ca_fixed"] = False
         if new_turn:
             update["repair_tried"] = False
-        weapons.append(w.model_copy(update=update))
+        weapons.append(_updated(w, update))
     units = []
     unpinned = []
     for u in state.units:
@@ -122,14 +124,14 @@ def enter_phase(
             if u.pinned:
                 change["pinned"] = False
                 unpinned.append(u.name)
-        units.append(u.model_copy(update=change))
+        units.append(_updated(u, change))
     if marked:
         steps.append(Step(rule="A3", text=f"fire markers removed from {', '.join(marked)}"))
     if unpinned:
         steps.append(Step(rule="A7.8", text=f"Pin counters removed from {', '.join(unpinned)}"))
     update_state: dict[str, object] = {
-        "weapons": tuple(weapons),
-        "units": tuple(units),
+        "weapons": _same_or_new(state.weapons, weapons),
+        "units": _same_or_new(state.units, units),
         "phase": phase,
         "phase_side": attacker,
     }
@@ -140,6 +142,34 @@ def enter_phase(
     if new_turn:
         update_state["turn"] = state.turn + 1
     return state.model_copy(update=update_state), steps
+
+
+_Model = TypeVar("_Model", Unit, Weapon)
+
+
+def _updated(model: _Model, update: dict[str, object]) -> _Model:
+    """``model`` with ``update`` applied: itself when it already holds every value, of the same
+    type (a frozen model: nothing to copy; the dump is the same), else a copy.
+
+    >>> from rules_core.asl.examples import fb16_fire_group
+    >>> a = fb16_fire_group().units[0]
+    >>> _updated(a, {"fired": False}) is a, _updated(a, {"fired": True}).fired
+    (True, True)
+    """
+    for key, value in update.items():
+        current = getattr(model, key)
+        if current != value or type(current) is not type(value):
+            return model.model_copy(update=update)
+    return model
+
+
+def _same_or_new(old: tuple[_Model, ...], new: list[_Model]) -> tuple[_Model, ...]:
+    """``old`` itself when ``new`` holds the very same objects (its look-up index is kept:
+    :meth:`AslState.unit`), else ``new`` as a tuple."""
+    for before, after in zip(old, new, strict=True):
+        if before is not after:
+            return tuple(new)
+    return old
 
 
 def _keeps_fixed_ca(state: AslState, weapon: Weapon, phase: Phase) -> bool:

@@ -16,7 +16,7 @@ from rules_core.asl.fire import (
     record_usage,
     weapon_maker,
 )
-from rules_core.asl.state import PHASE_NAMES, AslState, Weapon
+from rules_core.asl.state import PHASE_NAMES, AslOutcome, AslState, Weapon
 from rules_core.asl.turn import check_possessor_fires, check_side_fires, fire_phase, marker_text
 from rules_core.dice import Dice
 from rules_core.errors import IllegalAction, InvalidInput
@@ -92,7 +92,7 @@ def destroy_weapon(state: AslState, action: DestroyWeapon) -> Outcome[AslState]:
             f"{'Gun' if weapon.kind == 'gun' else 'SW'})",
         )
     )
-    return Outcome[AslState](state=new, steps=tuple(steps), facts=((weapon.name, status),))
+    return AslOutcome(state=new, steps=tuple(steps), facts=((weapon.name, status),))
 
 
 def dismantlable(state: AslState, weapon: Weapon) -> bool:
@@ -160,7 +160,7 @@ def dismantle(state: AslState, action: Dismantle) -> Outcome[AslState]:
         )
     steps = [Step(rule=rule, text=text) for rule, text in usage.notes]
     steps.append(Step(rule="A9.8", text=text))
-    return Outcome[AslState](state=new, steps=tuple(steps), facts=((weapon.name, what),))
+    return AslOutcome(state=new, steps=tuple(steps), facts=((weapon.name, what),))
 
 
 def random_destruction(state: AslState, action: RandomDestruction, dice: Dice) -> Outcome[AslState]:
@@ -224,7 +224,7 @@ def random_destruction(state: AslState, action: RandomDestruction, dice: Dice) -
     new = new.model_copy(
         update={"fire_lanes": tuple(f for f in new.fire_lanes if f.weapon not in gone)}
     )
-    return Outcome[AslState](state=new, steps=tuple(steps), facts=tuple(facts))
+    return AslOutcome(state=new, steps=tuple(steps), facts=tuple(facts))
 
 
 __all__ = ["destroy_weapon", "dismantlable", "dismantle", "random_destruction"]

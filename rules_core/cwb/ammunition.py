@@ -30,7 +30,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Literal
 
-from rules_core.cwb.state import AMMO_ORDER, Ammo, CwbState, Unit, worse
+from rules_core.cwb.state import AMMO_ORDER, Ammo, CwbOutcome, CwbState, Unit, worse
 from rules_core.dice import Dice, ScriptedDice
 from rules_core.errors import IllegalAction
 from rules_core.outcome import Fact, Modifier, Outcome, Step
@@ -60,8 +60,6 @@ MORALE_PLAYERS = "the players apply it; the bot rolls no morale check"
 ISOLATION_OPTION = "Isolation Effects Optional Rule"
 
 AMMO_LOSS_LABEL = "Ammo loss d100"
-
-_CwbOutcome = Outcome[CwbState]  # parametrised once: odds resolve a fire 100 times
 
 
 def firing_ammo(state: CwbState, unit: Unit) -> Ammo:
@@ -278,7 +276,7 @@ def fire(state: CwbState, unit_name: str, mode: FireMode, dice: Dice) -> Outcome
     reminder = morale_step(new_state, fired)
     if reminder is not None:
         steps.append(reminder)
-    return _CwbOutcome(
+    return CwbOutcome(
         state=new_state,
         steps=tuple(steps),
         rolls=tuple(dice.rolls[-1:]) if rolls else (),

@@ -25,7 +25,7 @@ from fractions import Fraction
 
 from rules_core.cwb.ammunition import MORALE_PLAYERS
 from rules_core.cwb.hexgrid import format_hex, isolation_trace
-from rules_core.cwb.state import Ammo, CwbState, Unit
+from rules_core.cwb.state import Ammo, CwbOutcome, CwbState, Unit
 from rules_core.errors import IllegalAction, InvalidInput
 from rules_core.outcome import Outcome, Step
 
@@ -103,7 +103,7 @@ def set_isolation(state: CwbState, unit_name: str, isolated: bool) -> Outcome[Cw
     _check_rule(state, unit)
     new_unit = unit.model_copy(update={"isolated": isolated})
     new_state = state.with_unit(new_unit)
-    return Outcome[CwbState](
+    return CwbOutcome(
         state=new_state,
         steps=tuple(_effect_steps(new_state, new_unit)),
         facts=((unit.name, "Isolated" if isolated else "not Isolated"),),
@@ -185,7 +185,7 @@ def isolation_test(state: CwbState, side_name: str) -> Outcome[CwbState]:
                 "Phase (/cwb supply or /cwb resupply)",
             )
         )
-    return Outcome[CwbState](state=new_state, steps=tuple(steps), facts=tuple(facts))
+    return CwbOutcome(state=new_state, steps=tuple(steps), facts=tuple(facts))
 
 
 def melee(state: CwbState, unit_name: str, strength: int | None = None) -> Outcome[CwbState]:
@@ -206,7 +206,7 @@ def melee(state: CwbState, unit_name: str, strength: int | None = None) -> Outco
     text = f"{unit.name} defends in Melee at {base} × {multiplier} = {value}"
     if multiplier != 1:
         text += " (Isolated; the caller rounds)"
-    return Outcome[CwbState](
+    return CwbOutcome(
         state=state,
         steps=(Step(rule=RULE, text=text),),
         facts=((f"{unit.name} melee defence", str(value)),),

@@ -28,6 +28,7 @@ from rules_core.cwb.isolation import melee_defence_multiplier
 from rules_core.cwb.state import (
     UNIT_TYPES,
     Ammo,
+    CwbOutcome,
     CwbState,
     Hex,
     HexMap,
@@ -182,7 +183,7 @@ def set_params(state: CwbState, action: Params) -> Outcome[CwbState]:
             kinds = ", ".join(new_state.ammo_loss_types) or "no unit type"
             said.append(f"ammo-loss roll for: {kinds}")
         steps.append(Step(rule="CWB Supply", text="; ".join(said)))
-    return Outcome[CwbState](state=new_state, steps=tuple(steps))
+    return CwbOutcome(state=new_state, steps=tuple(steps))
 
 
 def _describe_set(changes: Mapping[str, Any]) -> str:
@@ -243,7 +244,7 @@ def add_unit(state: CwbState, action: UnitAdd) -> Outcome[CwbState]:
         ammo=action.ammo,
         hex=_placed(state, action.hex),
     )
-    return Outcome[CwbState](
+    return CwbOutcome(
         state=state.with_unit(unit),
         steps=(Step(rule="CWB Supply", text=f"Added {_describe_unit(state, unit)}"),),
     )
@@ -276,7 +277,7 @@ def set_unit(state: CwbState, action: UnitSet) -> Outcome[CwbState]:
         raise InvalidInput("Give at least one thing to change: men, ammo, routed or hex.")
     new_unit = unit.model_copy(update=changes)
     new_state = state.with_unit(new_unit)
-    return Outcome[CwbState](
+    return CwbOutcome(
         state=new_state,
         steps=(Step(rule="CWB Supply", text=f"Now {_describe_unit(new_state, new_unit)}"),),
     )
@@ -290,7 +291,7 @@ def remove_unit(state: CwbState, action: UnitRemove) -> Outcome[CwbState]:
     ()
     """
     unit = state.unit(action.name)
-    return Outcome[CwbState](
+    return CwbOutcome(
         state=state.without_unit(unit.name),
         steps=(Step(rule="CWB Supply", text=f"Removed {unit.name}"),),
     )
@@ -339,7 +340,7 @@ def list_units(state: CwbState, action: UnitList) -> Outcome[CwbState]:
     facts = tuple(
         (u.name, ammo_text(state, u)) for u in state.units if side is None or u.side == side
     )
-    return Outcome[CwbState](state=state, steps=tuple(steps), facts=facts)
+    return CwbOutcome(state=state, steps=tuple(steps), facts=facts)
 
 
 def add_wagon(state: CwbState, action: WagonAdd) -> Outcome[CwbState]:
@@ -356,7 +357,7 @@ def add_wagon(state: CwbState, action: WagonAdd) -> Outcome[CwbState]:
     wagon = Wagon(
         name=name, side=side.name, strength=action.strength, hex=_placed(state, action.hex)
     )
-    return Outcome[CwbState](
+    return CwbOutcome(
         state=state.with_wagon(wagon),
         steps=(
             Step(
@@ -391,7 +392,7 @@ def set_wagon(state: CwbState, action: WagonSet) -> Outcome[CwbState]:
         raise InvalidInput("Give at least one thing to change: strength or hex.")
     new_wagon = wagon.model_copy(update=changes)
     where = "" if new_wagon.hex is None else f", hex {format_hex(new_wagon.hex)}"
-    return Outcome[CwbState](
+    return CwbOutcome(
         state=state.with_wagon(new_wagon),
         steps=(
             Step(
@@ -422,7 +423,7 @@ def set_map(state: CwbState, action: Map) -> Outcome[CwbState]:
         if where is not None and not on_map(where, hex_map):
             raise InvalidInput(f"{name} stands at {format_hex(where)}, off this map.")
     hex_map = hex_map.model_copy(update={"blocked": blocked, "supply_sources": sources})
-    return Outcome[CwbState](
+    return CwbOutcome(
         state=state.model_copy(update={"map": hex_map}),
         steps=(
             Step(

@@ -27,7 +27,7 @@ from math import ceil, floor
 
 from rules_core.cwb.ammunition import MORALE_PLAYERS, morale_text
 from rules_core.cwb.hexgrid import MAX_WAGON_PATH, format_hex, wagon_path
-from rules_core.cwb.state import Ammo, CwbState, WagonRounding
+from rules_core.cwb.state import Ammo, CwbOutcome, CwbState, WagonRounding
 from rules_core.errors import IllegalAction, InvalidInput
 from rules_core.outcome import Outcome, Step
 from rules_core.words import counted
@@ -109,7 +109,7 @@ def resupply(
             text=f"{unit.name} already has Normal ammunition: nothing to resupply, "
             f"wagon {wagon.name} unchanged",
         )
-        return Outcome[CwbState](
+        return CwbOutcome(
             state=state, steps=(step,), facts=((unit.name, "not resupplied (Normal)"),)
         )
     is_routed = unit.routed if routed is None else routed
@@ -180,7 +180,7 @@ def resupply(
         new_state = new_state.with_wagon(wagon.model_copy(update={"strength": left}))
         steps.append(Step(rule=RULE, text=f"Wagon {wagon.name}: {wagon.strength} → {left}"))
         wagon_fact = f"strength {left}"
-    return Outcome[CwbState](
+    return CwbOutcome(
         state=new_state,
         steps=tuple(steps),
         facts=((unit.name, "resupplied"), (f"wagon {wagon.name}", wagon_fact)),
@@ -250,7 +250,7 @@ def resupply_side(state: CwbState, side_name: str) -> Outcome[CwbState]:
         facts.extend(outcome.facts)
     if not steps:
         steps.append(Step(rule=RULE, text=f"No unit of {side.name} is Low or Out Of Ammo"))
-    return Outcome[CwbState](state=new_state, steps=tuple(steps), facts=tuple(facts))
+    return CwbOutcome(state=new_state, steps=tuple(steps), facts=tuple(facts))
 
 
 __all__ = [

@@ -16,7 +16,7 @@ from typing import Literal
 from rules_core.dice import Dice, Roll
 from rules_core.errors import IllegalAction, InvalidInput
 from rules_core.ocs.actions import Attrition
-from rules_core.ocs.state import OcsState, Unit
+from rules_core.ocs.state import OcsOutcome, OcsState, Unit
 from rules_core.outcome import Fact, Modifier, Outcome, Step
 from rules_core.words import counted
 
@@ -259,7 +259,7 @@ def apply_attrition(
                 + (": eliminated, to the Dead Pile" if new.steps == 0 else ""),
             )
         )
-    return Outcome[OcsState](
+    return OcsOutcome(
         state=state.with_units(*changed),
         steps=tuple(steps),
         rolls=(rolled.roll,),

@@ -15,7 +15,7 @@ from fractions import Fraction
 from rules_core.dice import Dice, Roll
 from rules_core.errors import IllegalAction, InvalidInput
 from rules_core.ocs.actions import Breakout
-from rules_core.ocs.state import OcsState, Unit
+from rules_core.ocs.state import OcsOutcome, OcsState, Unit
 from rules_core.outcome import Fact, Modifier, Outcome, Step
 from rules_core.words import counted
 
@@ -263,9 +263,7 @@ def apply_breakout(state: OcsState, plan: BreakoutPlan, rolled: BreakoutRoll) ->
             name = state.unique_name(f"{unit.name} (returns turn {turn})", (u.name for u in units))
             units.append(_returning(unit, name, count, turn))
         new_state = state.model_copy(update={"units": tuple(units)})
-    return Outcome[OcsState](
-        state=new_state, steps=tuple(steps), rolls=rolled.rolls, facts=rolled.facts
-    )
+    return OcsOutcome(state=new_state, steps=tuple(steps), rolls=rolled.rolls, facts=rolled.facts)
 
 
 def transport_breakout_odds(plan: BreakoutPlan) -> dict[tuple[Fact, ...], Fraction]:

@@ -15,7 +15,7 @@ from typing import Literal
 from rules_core.dice import Dice, Roll
 from rules_core.errors import IllegalAction, InvalidInput
 from rules_core.ocs.actions import Capture
-from rules_core.ocs.state import OcsState, Unit
+from rules_core.ocs.state import OcsOutcome, OcsState, Unit
 from rules_core.ocs.tokens import Rounding, format_tokens, round_nearest
 from rules_core.outcome import Fact, Outcome, Step
 from rules_core.words import counted
@@ -438,9 +438,7 @@ def apply_capture(state: OcsState, plan: CapturePlan, rolled: CaptureRoll) -> Ou
         new_state = new_state.with_dump(
             plan.captor, plan.hex, new_state.dump_tokens(plan.hex, plan.captor) + captor_ground
         )
-    return Outcome[OcsState](
-        state=new_state, steps=tuple(steps), rolls=rolled.rolls, facts=rolled.facts
-    )
+    return OcsOutcome(state=new_state, steps=tuple(steps), rolls=rolled.rolls, facts=rolled.facts)
 
 
 __all__ = [

@@ -14,7 +14,7 @@ from fractions import Fraction
 from rules_core.errors import IllegalAction, InvalidInput
 from rules_core.ocs.actions import Attack, Defend
 from rules_core.ocs.draw import SupplySource, supply_source
-from rules_core.ocs.state import InternalStocks, OcsState, Unit
+from rules_core.ocs.state import InternalStocks, OcsOutcome, OcsState, Unit
 from rules_core.ocs.strength import supply_multiplier
 from rules_core.ocs.tokens import format_tokens
 from rules_core.outcome import Fact, Outcome, Step
@@ -192,7 +192,7 @@ def resolve_attack(state: OcsState, action: Attack) -> Outcome[OcsState]:
         facts.append(("Dump", f"-{format_tokens(paid)}"))
     if wasted:
         facts.append(("Wasted", format_tokens(wasted)))
-    return Outcome[OcsState](state=new_state, steps=tuple(steps), facts=tuple(facts))
+    return OcsOutcome(state=new_state, steps=tuple(steps), facts=tuple(facts))
 
 
 def resolve_defend(state: OcsState, action: Defend) -> Outcome[OcsState]:
@@ -292,7 +292,7 @@ def resolve_defend(state: OcsState, action: Defend) -> Outcome[OcsState]:
         )
         facts.append((unit.name, f"defends ×{multiplier}"))
     new_state = source.spend(state.with_units(*changed), available - left, organic=action.organic)
-    return Outcome[OcsState](state=new_state, steps=tuple(steps), facts=tuple(facts))
+    return OcsOutcome(state=new_state, steps=tuple(steps), facts=tuple(facts))
 
 
 __all__ = [

@@ -12,7 +12,7 @@ from fractions import Fraction
 from rules_core.dice import Dice, Roll
 from rules_core.errors import IllegalAction, InvalidInput
 from rules_core.ocs.actions import Blow, DumpAdd, DumpAdjust, DumpList
-from rules_core.ocs.state import OcsState, Unit
+from rules_core.ocs.state import OcsOutcome, OcsState, Unit
 from rules_core.ocs.tokens import Rounding, format_tokens, parse_tokens, round_nearest
 from rules_core.outcome import Fact, Outcome, Step
 
@@ -39,7 +39,7 @@ def resolve_dump_add(state: OcsState, action: DumpAdd) -> Outcome[OcsState]:
         text=f"{action.side} dump in {action.hex}: {format_tokens(before)} + "
         f"{format_tokens(tokens)} = {format_tokens(after)}",
     )
-    return Outcome[OcsState](
+    return OcsOutcome(
         state=state.with_dump(action.side, action.hex, after),
         steps=(step,),
         facts=((f"Dump {action.hex}", format_tokens(after)),),
@@ -80,7 +80,7 @@ def resolve_dump_adjust(state: OcsState, action: DumpAdjust) -> Outcome[OcsState
         )
     if action.reason:
         text += f" for {action.reason}"
-    return Outcome[OcsState](
+    return OcsOutcome(
         state=state.with_dump(action.side, action.hex, after),
         steps=(Step(rule="OCS 12.1a", text=text),),
         facts=((f"Dump {action.hex}", format_tokens(after)),),
@@ -112,7 +112,7 @@ def resolve_dump_list(state: OcsState, action: DumpList) -> Outcome[OcsState]:
     )
     if not steps:
         steps.append(Step(rule="OCS 12.1b", text="no dumps"))
-    return Outcome[OcsState](state=state, steps=tuple(steps))
+    return OcsOutcome(state=state, steps=tuple(steps))
 
 
 def blown_tokens(named: int, percent: int, rounding: Rounding = "half-up") -> int:
@@ -292,9 +292,7 @@ def apply_blow(state: OcsState, plan: BlowPlan, rolled: BlowRoll) -> Outcome[Ocs
     new_state = new_state.with_units(*changed)
     blown = (*state.blown_this_phase, *((plan.side, d) for d in plan.dumps))
     new_state = new_state.model_copy(update={"blown_this_phase": blown})
-    return Outcome[OcsState](
-        state=new_state, steps=tuple(steps), rolls=(rolled.roll,), facts=rolled.facts
-    )
+    return OcsOutcome(state=new_state, steps=tuple(steps), rolls=(rolled.roll,), facts=rolled.facts)
 
 
 __all__ = [

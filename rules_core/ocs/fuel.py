@@ -12,7 +12,7 @@ from typing import Literal
 from rules_core.errors import IllegalAction, InvalidInput
 from rules_core.ocs.actions import Cleanup, FuelAction
 from rules_core.ocs.draw import supply_source
-from rules_core.ocs.state import FuelMarker, OcsState, Unit
+from rules_core.ocs.state import FuelMarker, OcsOutcome, OcsState, Unit
 from rules_core.ocs.tokens import format_tokens
 from rules_core.outcome import Outcome, Step
 
@@ -155,7 +155,7 @@ def resolve_fuel(state: OcsState, action: FuelAction) -> Outcome[OcsState]:
         f"{rule.covers}, lasting {rule.lasts}",
     )
     facts = ((action.target, f"fueled, {rule.lasts}"), ("Dump", f"-{format_tokens(rule.tokens)}"))
-    return Outcome[OcsState](state=new_state, steps=(*extra, step), facts=facts)
+    return OcsOutcome(state=new_state, steps=(*extra, step), facts=facts)
 
 
 def end_fuel(
@@ -208,7 +208,7 @@ def resolve_cleanup(state: OcsState, action: Cleanup) -> Outcome[OcsState]:
     )
     blown = tuple(b for b in state.blown_this_phase if b[0] != action.side)
     new_state = new_state.model_copy(update={"blown_this_phase": blown})
-    return Outcome[OcsState](state=new_state, steps=tuple(steps), facts=(("Fuel", "ended"),))
+    return OcsOutcome(state=new_state, steps=tuple(steps), facts=(("Fuel", "ended"),))
 
 
 __all__ = [

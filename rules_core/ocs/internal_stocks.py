@@ -12,7 +12,7 @@ from fractions import Fraction
 from rules_core.errors import IllegalAction, InvalidInput
 from rules_core.ocs.actions import Recover
 from rules_core.ocs.draw import supply_source
-from rules_core.ocs.state import InternalStocks, OcsState, Unit
+from rules_core.ocs.state import InternalStocks, OcsOutcome, OcsState, Unit
 from rules_core.ocs.tokens import format_tokens
 from rules_core.outcome import Fact, Outcome, Step
 
@@ -166,7 +166,7 @@ def resolve_recover(state: OcsState, action: Recover) -> Outcome[OcsState]:
         )
     facts.append(("Dump", f"-{format_tokens(spent_total)}"))
     new_state = source.spend(state.with_units(*changed), spent_total, organic=False)
-    return Outcome[OcsState](state=new_state, steps=tuple(steps), facts=tuple(facts))
+    return OcsOutcome(state=new_state, steps=tuple(steps), facts=tuple(facts))
 
 
 __all__ = [

@@ -26,7 +26,7 @@ from rules_core.ocs.actions import AnyOcsAction, Attrition, Blow, Recover, SetPh
 from rules_core.ocs.attrition import attrition_stack
 from rules_core.ocs.draw import dump_hexes
 from rules_core.ocs.fuel import end_fuel
-from rules_core.ocs.state import OcsState, Phase, Unit
+from rules_core.ocs.state import OcsOutcome, OcsState, Phase, Unit
 from rules_core.ocs.tokens import format_tokens
 from rules_core.outcome import Outcome, Step
 
@@ -280,7 +280,7 @@ def resolve_phase(state: OcsState, action: SetPhase) -> Outcome[OcsState]:
     if same_phase and state.segment == action.segment:
         raise InvalidInput(f"It is already {phase_name(state)}.")
     if same_phase:
-        return Outcome[OcsState](
+        return OcsOutcome(
             state=state.model_copy(update={"segment": action.segment}),
             steps=(
                 Step(
@@ -327,7 +327,7 @@ def resolve_phase(state: OcsState, action: SetPhase) -> Outcome[OcsState]:
                 "eat or Out of Supply), then Attrition for every Out of Supply stack (12.6, 12.8a)",
             )
         )
-    return Outcome[OcsState](
+    return OcsOutcome(
         state=new_state,
         steps=tuple(steps),
         facts=(("Phase", f"{action.side} {PHASE_NAMES[action.phase]}, turn {turn}"),),

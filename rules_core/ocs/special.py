@@ -21,7 +21,7 @@ from __future__ import annotations
 from rules_core.errors import IllegalAction, InvalidInput
 from rules_core.ocs.actions import Special
 from rules_core.ocs.draw import supply_source
-from rules_core.ocs.state import OcsState
+from rules_core.ocs.state import OcsOutcome, OcsState
 from rules_core.ocs.tokens import format_tokens, parse_tokens
 from rules_core.outcome import Outcome, Step
 from rules_core.words import counted
@@ -140,7 +140,7 @@ def resolve_special(state: OcsState, action: Special) -> Outcome[OcsState]:
         new_state = new_state.model_copy(update={"built": (*state.built, record)})
     steps = (*source.steps, *notes)
     facts = ((subject, result), ("Dump", f"-{format_tokens(cost)}"))
-    return Outcome[OcsState](state=new_state, steps=steps, facts=facts)
+    return OcsOutcome(state=new_state, steps=steps, facts=facts)
 
 
 __all__ = ["CLOSE_TERRAIN_AIRBASE", "SPECIAL_COSTS", "resolve_special"]

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from rules_core.errors import IllegalAction, InvalidInput
 from rules_core.ocs.tokens import Rounding, format_tokens
+from rules_core.outcome import Outcome
 
 UnitKind = Literal["combat", "HQ", "transport"]
 """A combat unit, an HQ (a combat unit too, 12.9b) or a Transport Point counter (non-combat)."""
@@ -433,3 +434,8 @@ __all__ = [
     "Unit",
     "UnitKind",
 ]
+
+
+OcsOutcome = Outcome[OcsState]
+"""The outcome of an OCS action. Named once: ``Outcome[OcsState]`` written at each call looks the
+parametrised class up in pydantic's cache every time (a few microseconds and a dozen calls)."""

@@ -69,7 +69,7 @@ from rules_core.ocs.fuel import resolve_cleanup, resolve_fuel
 from rules_core.ocs.internal_stocks import resolve_recover
 from rules_core.ocs.phases import check_phase, record_phase, resolve_phase
 from rules_core.ocs.special import resolve_special
-from rules_core.ocs.state import OcsOptions, OcsState
+from rules_core.ocs.state import OcsOptions, OcsOutcome, OcsState
 from rules_core.ocs.strength import combined_arms_multiplier, supply_multiplier
 from rules_core.ocs.summary import table_summary
 from rules_core.ocs.trace import resolve_trace
@@ -112,7 +112,7 @@ def resolve_strength(state: OcsState, action: Strength) -> Outcome[OcsState]:
     status = "Out of Supply" if unit.out_of_supply else "in trace supply"
     paid = "combat supply paid" if action.supplied else "no combat supply"
     if multiplier is None:
-        return Outcome[OcsState](
+        return OcsOutcome(
             state=state,
             steps=(Step(rule="OCS 12.4", text=f"{unit.name} ({status}, {paid}) may not attack"),),
             facts=((unit.name, "may not attack"),),
@@ -138,7 +138,7 @@ def resolve_strength(state: OcsState, action: Strength) -> Outcome[OcsState]:
     result = f"{verb} ×{total}"
     if action.strength is not None:
         result += f" = {action.strength * total}"
-    return Outcome[OcsState](state=state, steps=tuple(steps), facts=((unit.name, result),))
+    return OcsOutcome(state=state, steps=tuple(steps), facts=((unit.name, result),))
 
 
 class OcsSystem(GameSystem[OcsState, AnyOcsAction]):

@@ -13,7 +13,7 @@ from fractions import Fraction
 from rules_core.errors import IllegalAction, InvalidInput
 from rules_core.ocs.actions import Trace
 from rules_core.ocs.draw import supply_source, throwing_hq
-from rules_core.ocs.state import OcsState, TraceCheck, Unit
+from rules_core.ocs.state import OcsOutcome, OcsState, TraceCheck, Unit
 from rules_core.ocs.tokens import format_tokens
 from rules_core.outcome import Fact, Outcome, Step
 
@@ -142,7 +142,7 @@ def resolve_trace(state: OcsState, action: Trace) -> Outcome[OcsState]:
             )
             facts.append((unit.name, "Out of Supply"))
         new_state = state.with_units(*[_record(u, "none", u.is_combat_unit) for u in units])
-    return Outcome[OcsState](state=new_state, steps=tuple(steps), facts=tuple(facts))
+    return OcsOutcome(state=new_state, steps=tuple(steps), facts=tuple(facts))
 
 
 __all__ = ["RE_FED_PER_TOKEN", "eating_cost", "resolve_trace"]

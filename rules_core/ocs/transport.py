@@ -19,7 +19,7 @@ from fractions import Fraction
 
 from rules_core.errors import IllegalAction, InvalidInput
 from rules_core.ocs.actions import Extender, Load
-from rules_core.ocs.state import OcsState, Unit
+from rules_core.ocs.state import OcsOutcome, OcsState, Unit
 from rules_core.ocs.tokens import Rounding, format_tokens, parse_tokens, round_nearest
 from rules_core.outcome import Fact, Outcome, Step
 from rules_core.words import counted
@@ -118,7 +118,7 @@ def resolve_load(state: OcsState, action: Load) -> Outcome[OcsState]:
         Step(rule="OCS 12.2a", text=f"{text}; it carries {format_tokens(loaded)}"),
         cost,
     )
-    return Outcome[OcsState](state=new_state, steps=steps, facts=facts)
+    return OcsOutcome(state=new_state, steps=steps, facts=facts)
 
 
 def _form(state: OcsState, action: Extender) -> Outcome[OcsState]:
@@ -198,7 +198,7 @@ def _form(state: OcsState, action: Extender) -> Outcome[OcsState]:
             text=f"{name} in {hex}: a trace supply location; it neither moves nor carries SP",
         )
     )
-    return Outcome[OcsState](state=new_state, steps=tuple(steps), facts=((name, "formed"),))
+    return OcsOutcome(state=new_state, steps=tuple(steps), facts=((name, "formed"),))
 
 
 def resolve_extender(state: OcsState, action: Extender) -> Outcome[OcsState]:
@@ -233,7 +233,7 @@ def resolve_extender(state: OcsState, action: Extender) -> Outcome[OcsState]:
             "combat units entered, or by choice); they can be captured as such"
         )
         rule = "OCS 12.7h"
-    return Outcome[OcsState](
+    return OcsOutcome(
         state=state.with_units(back),
         steps=(Step(rule=rule, text=text),),
         facts=((unit.name, "Transport Points"),),

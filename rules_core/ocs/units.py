@@ -16,7 +16,7 @@ from fractions import Fraction
 from rules_core.errors import IllegalAction, InvalidInput
 from rules_core.ocs.actions import UnitAdd, UnitChange, UnitList, UnitMove, UnitRemove
 from rules_core.ocs.fuel import fuel_coverage
-from rules_core.ocs.state import FuelMarker, OcsState, Unit
+from rules_core.ocs.state import FuelMarker, OcsOutcome, OcsState, Unit
 from rules_core.ocs.tokens import format_tokens, parse_tokens
 from rules_core.outcome import Fact, Outcome, Step
 from rules_core.words import counted
@@ -139,7 +139,7 @@ def resolve_unit_add(state: OcsState, action: UnitAdd) -> Outcome[OcsState]:
         text += f" carrying {format_tokens(load)}"
     if action.reinforcement:
         text += ", arriving as a Reinforcement (placing it needs no fuel, moving on does: 12.5f)"
-    return Outcome[OcsState](
+    return OcsOutcome(
         state=state.with_units(unit),
         steps=(Step(rule="OCS 12.1", text=f"added {text}"),),
         facts=((name, "added"),),
@@ -161,7 +161,7 @@ def resolve_unit_list(state: OcsState, action: UnitList) -> Outcome[OcsState]:
     steps = [Step(rule="OCS 12.6", text=describe(u)) for u in units]
     if not steps:
         steps.append(Step(rule="OCS 12.6", text="no units"))
-    return Outcome[OcsState](state=state, steps=tuple(steps))
+    return OcsOutcome(state=state, steps=tuple(steps))
 
 
 def _optional_name(text: str | None, current: str | None) -> str | None:
@@ -212,7 +212,7 @@ def resolve_unit_change(state: OcsState, action: UnitChange) -> Outcome[OcsState
         raise InvalidInput(f"Nothing changes: {unit.name} already has that.")
     if action.reason:
         steps[0] = steps[0].model_copy(update={"text": f"{steps[0].text} — {action.reason}"})
-    return Outcome[OcsState](state=state.with_units(new), steps=tuple(steps), facts=tuple(facts))
+    return OcsOutcome(state=state.with_units(new), steps=tuple(steps), facts=tuple(facts))
 
 
 def _change_steps(
@@ -428,9 +428,7 @@ def resolve_unit_move(state: OcsState, action: UnitMove) -> Outcome[OcsState]:
         steps.append(Step(rule=rule, text=f"{unit.name} {word} {hex}{origin}"))
         new = unit.model_copy(update={"hex": hex})
         fact = f"in {hex}"
-    return Outcome[OcsState](
-        state=state.with_units(new), steps=tuple(steps), facts=((unit.name, fact),)
-    )
+    return OcsOutcome(state=state.with_units(new), steps=tuple(steps), facts=((unit.name, fact),))
 
 
 def _hq_fuel_location(
@@ -528,7 +526,7 @@ def resolve_unit_remove(state: OcsState, action: UnitRemove) -> Outcome[OcsState
         fact = (unit.name, "eliminated")
     if action.reason:
         step = step.model_copy(update={"text": f"{step.text} — {action.reason}"})
-    return Outcome[OcsState](state=new_state, steps=(step,), facts=(fact,))
+    return OcsOutcome(state=new_state, steps=(step,), facts=(fact,))
 
 
 __all__ = [

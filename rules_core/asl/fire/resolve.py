@@ -17,7 +17,7 @@ from rules_core.asl.fire.legality import LEADER_RANGE
 from rules_core.asl.fire.plan import FirePlan, mmc_candidates, plan_fire, weapon_candidates
 from rules_core.asl.fire.result import FireResult, fire_facts, lane_facts, settle, weapon_text
 from rules_core.asl.random_selection import random_selection
-from rules_core.asl.state import MARKER_NAMES, AslState
+from rules_core.asl.state import MARKER_NAMES, AslOutcome, AslState
 from rules_core.dice import Dice, Roll
 from rules_core.outcome import Modifier, Outcome, Step
 
@@ -373,7 +373,7 @@ def resolve_fire(state: AslState, action: Fire, dice: Dice) -> Outcome[AslState]
     new_state = apply_fire(state, action, plan, result)
     if plan.lane_residual and any(r.fate != Fate.OK for r in result.weapons):
         steps.append(Step(rule="A9.22", text="the MG broke — its Fire Lane is removed"))
-    return Outcome[AslState](
+    return AslOutcome(
         state=new_state,
         steps=tuple(steps),
         rolls=(rolled.ift, *rolled.weapon_rolls, *rolled.mmc_rolls),

@@ -138,7 +138,7 @@ class GameSystem(ABC, Generic[S, A]):
         """
         if isinstance(action, Setup):
             return setup_sides(self, state, action, named=False)
-        if getattr(type(action), "setup", False):
+        if action_flag(type(action), "setup"):
             return frozenset(self.names(state, "side"))
         return self.named_sides(state, action) or frozenset(self.names(state, "side"))
 
@@ -153,7 +153,7 @@ class GameSystem(ABC, Generic[S, A]):
         acting = self.acting_side(state, action)
         if acting:
             sides.add(self.owner_side(state, "side", acting) or acting)
-        if getattr(model, "advances_turn", False):
+        if action_flag(model, "advances_turn"):
             current = self.turn_side(state)
             if current:
                 sides.add(current)
@@ -263,6 +263,20 @@ def named_options(model: type[BaseModel]) -> tuple[tuple[str, str], ...]:
     return tuple(named)
 
 
+@functools.cache
+def action_flag(model: type[Any], name: str) -> bool:
+    """A class-level flag of a command's model (``setup``, ``advances_turn``, ``rolls_dice``,
+    ``read_only``; ``False`` when the model does not set it): read once per model, since pydantic
+    answers a missing attribute of a model, or of its class, through ``__getattr__`` (a few calls
+    and an exception each time).
+
+    >>> from rules_core.asl.actions import Fire, SetPhase
+    >>> action_flag(SetPhase, "advances_turn"), action_flag(Fire, "advances_turn")
+    (True, False)
+    """
+    return bool(getattr(model, name, False))
+
+
 def _first_error(exc: ValidationError) -> str:
     error: dict[str, Any] = dict(exc.errors()[0])
     # a discriminated union puts the action's tag first in the location: drop it
@@ -296,4 +310,4 @@ def get_system(name: str) -> GameSystem[Any, Any]:
     return system
 
 
-__all__ = ["SYSTEM_NAMES", "GameSystem", "get_system"]
+__all__ = ["SYSTEM_NAMES", "GameSystem", "action_flag", "get_system"]

@@ -29,6 +29,7 @@ from bot.service.replies import odds_lines
 from rules_core.dice import ScriptedDice
 from rules_core.errors import InvalidInput
 from rules_core.odds import OddsTooLarge
+from rules_core.system import action_flag
 
 
 def act(core: Core, live: Live, actor: Actor, action: BaseModel) -> Change:
@@ -43,7 +44,7 @@ def act(core: Core, live: Live, actor: Actor, action: BaseModel) -> Change:
         # both sides: a player proposes it, the other confirms; a referee who plays acts for
         # the other side only so (docs/TRUST.md)
         if (
-            getattr(type(action), "setup", False)
+            action_flag(type(action), "setup")
             or not live.system.named_sides(live.state, action)
             or playing_referee(live.row, actor)
         ):
@@ -152,7 +153,8 @@ def turn_notice(live: Live, actor: Actor, change: Change, reply: Reply) -> Reply
     or the side that acts in this phase (ASL's DEFENDER in the Defensive Fire Phase) — with
     the phase, unless the game turned notices off (``/game notices on:false``) or that
     player made the change."""
-    if not getattr(change.ran, "advances_turn", False) or change.state is None:
+    ran = change.ran
+    if ran is None or not action_flag(type(ran), "advances_turn") or change.state is None:
         return reply
     if not live.row.table.get("notices", True):
         return reply

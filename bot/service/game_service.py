@@ -58,7 +58,7 @@ from bot.table import (
 from bot.table.commands import TABLE_COMMANDS
 from bot.table.reminders import MissedDeadline, Notice, StaleTimer
 from rules_core.roll_categories import CATEGORIES as ROLL_CATEGORIES
-from rules_core.system import GameSystem
+from rules_core.system import GameSystem, action_flag
 
 TIMER_LEASE = 120.0
 """Seconds a process holds a timer it claimed; if it dies meanwhile, another claims it then."""
@@ -183,7 +183,7 @@ class GameService:
         in flight, so a caller may render it meanwhile; the reply is final only when ``handle``
         returns it (a redelivery or a failed commit returns another reply or raises).
         """
-        if preview and not getattr(command, "rolls_dice", False):
+        if preview and not action_flag(type(command), "rolls_dice"):
             raise BadCommand("Only commands that roll dice take preview.")
         handler = HANDLERS.get(type(command), SYSTEM_ACTION)
         if isinstance(handler, Read):  # nothing is logged
@@ -192,7 +192,7 @@ class GameService:
             if isinstance(handler, Write) and handler.preview is not None:
                 return handler.preview(self.core, command)
             return await actions.preview(self.core, place, command)
-        if handler is SYSTEM_ACTION and getattr(command, "read_only", False):
+        if handler is SYSTEM_ACTION and action_flag(type(command), "read_only"):
             return await actions.read_only_action(self.core, place, command)
         if isinstance(handler, Start):  # /game new: no game to load yet
             return await handler.begin(self.core, place, actor, interaction_id, command)

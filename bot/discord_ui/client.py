@@ -30,6 +30,7 @@ from bot.event_loop import loop_factory
 from bot.models import Place, Reply
 from bot.ops.shards import IdentifyPace, ShardPlan, plan_from_gateway
 from bot.storage.base import StorageUnavailable
+from rules_core.words import counted
 
 log = logging.getLogger(__name__)
 
@@ -322,7 +323,7 @@ async def attach_game_service(
 
     async def resume() -> None:  # declarations pending when the bot stopped, of its shards
         if resumed := await service.resume_beacon(owns=bot.owns_guild):
-            log.info("Resuming %d declaration(s) waiting for a beacon round", resumed)
+            log.info("Resuming %s waiting for a beacon round", counted(resumed, "declaration"))
 
     bot.add_startup_hook(resume)
     bot.add_startup_hook(_started(notices.start))

@@ -23,6 +23,7 @@ import discord
 
 from bot.models import Place, Reply, UserRef
 from bot.render.embed import render_embed
+from rules_core.words import counted
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +83,7 @@ class Notices:
         try:
             planned = await self.service.replan_timers()
             if planned:
-                log.info("Deadlines: the timers of %d game(s) are planned", planned)
+                log.info("Deadlines: the timers of %s are planned", counted(planned, "game"))
         except Exception:
             log.exception("Could not plan the games' timers; they are planned at their next entry")
         while True:

@@ -411,6 +411,12 @@ class Checker:
         return counts
 
 
+def counted(number: int, singular: str, plural: str | None = None) -> str:
+    """``number`` and its noun in agreement: "1 die", "2 dice", never "1 dice" (as
+    rules_core/words.py's counted(), which this standard-library checker does not import)."""
+    return f"{number} {singular if number == 1 else plural or singular + 's'}"
+
+
 ROUNDS_UNCHECKED = "beacon rounds (signatures not checked)"
 HIDDEN_NOTES = "sealed notes not revealed"
 UNRECORDED_SIDES = "actions of an older format without sides (checked on their acting side only)"
@@ -486,8 +492,9 @@ def verdict(
     unproven = counts.get("dice of unrevealed seeds", 0)
     ruled = "; every ruling replays" if replayed else ""
     lines.append(headline or (
-        f"OK{' so far' if unproven else ''}: {counts['entries']} entries consistent — chain, "
-        f"seeds, {counts['dice checked']} dice and who declared what{ruled}."
+        f"OK{' so far' if unproven else ''}: {counted(counts['entries'], 'entry', 'entries')} "
+        f"consistent — chain, seeds, {counted(counts['dice checked'], 'die', 'dice')} and who "
+        f"declared what{ruled}."
     ))  # fmt: skip
     lines += proofs or [
         "It proves only its own consistency: no key and no anchor were given to tie it to the bot."
@@ -495,18 +502,22 @@ def verdict(
     if unproven:
         epochs = " and ".join(str(e) for e in checker.commitments if e not in checker.seeds)
         lines.append(
-            f"Not proven yet: {unproven} dice of epoch {epochs}'s seed and what "
-            f"{len(checker.unproven)} entries made of them, until /game rotate or /game end."
+            f"Not proven yet: {counted(unproven, 'die', 'dice')} of epoch {epochs}'s seed and "
+            f"what {counted(len(checker.unproven), 'entry', 'entries')} made of "
+            f"{'it' if unproven == 1 else 'them'}, until "
+            "/game rotate or /game end."
         )
     if counts.get(HIDDEN_NOTES):
-        lines.append(f"Not proven yet: the text of {counts[HIDDEN_NOTES]} sealed notes, until "
-                     "they are revealed (only their commitments are in the file).")  # fmt: skip
+        notes = counted(counts[HIDDEN_NOTES], "sealed note")
+        lines.append(f"Not proven yet: the text of {notes}, until they are revealed (only their "
+                     "commitments are in the file).")  # fmt: skip
     if not replayed:
         lines.append("Not checked: the rulings and the sides each action concerns (referee "
                      "verify replays them).")  # fmt: skip
     if counts.get(POOLS_UNCHECKED):
-        lines.append(f"Not checked: the totals of {counts[POOLS_UNCHECKED]} dice pools (their "
-                     "dice are checked; referee verify recomputes the totals).")  # fmt: skip
+        pools = counted(counts[POOLS_UNCHECKED], "dice pool")
+        lines.append(f"Not checked: the totals of {pools} (their dice are checked; referee "
+                     "verify recomputes the totals).")  # fmt: skip
     lines += [f"Not checked: {what}." for what in unchecked or ()]
     head = checker.header["head"]
     lines.append(f"  head: #{head['seq']} {head['hash']}")
@@ -566,12 +577,12 @@ def main(argv: list[str]) -> int:
         return 1
     rounds = counts.pop(ROUNDS_UNCHECKED, 0)
     if rounds:
-        unchecked.append(f"the BLS signatures of the {rounds} beacon rounds (referee verify "
-                         "checks them)")  # fmt: skip
+        unchecked.append(f"the BLS signatures of the {counted(rounds, 'beacon round')} (referee "
+                         "verify checks them)")  # fmt: skip
     older = counts.pop(UNRECORDED_SIDES, 0)
     if older:
-        unchecked.append(f"who declared {older} older actions recording no sides, beyond their "
-                         "acting side")  # fmt: skip
+        unchecked.append(f"who declared {counted(older, 'older action')} recording no sides, "
+                         "beyond their acting side")  # fmt: skip
     print(verdict(checker, counts, proofs=proofs, unchecked=unchecked))
     return 0
 

@@ -42,6 +42,7 @@ from bot.stats.fairness import chi_square
 from rules_core.dice import Roll
 from rules_core.odds import format_probability
 from rules_core.outcome import Step, total_modifier
+from rules_core.words import counted
 
 TITLE_LIMIT = 256
 DESCRIPTION_LIMIT = 4096
@@ -198,7 +199,7 @@ def render_embed(reply: Reply) -> discord.Embed:
             "/game propose": "every command proposed: confirm only if you agree to all of them",
         }
         use = uses.get(reply.command, "`referee verify` it")
-        fields.append(("File", f"{reply.file.filename} ({size} bytes) — {use}"))
+        fields.append(("File", f"{reply.file.filename} ({counted(size, 'byte')}) — {use}"))
     footer = footer_text(reply)
     budget = TOTAL_LIMIT - len(embed.title or "") - len(description) - len(footer)
     budget -= len(reply.actor or "")
@@ -207,7 +208,8 @@ def render_embed(reply: Reply) -> discord.Embed:
         last_slot = index == FIELDS_LIMIT - 1 and len(fields) > FIELDS_LIMIT
         if last_slot or len(name) + len(value) > budget:
             left = len(fields) - index  # never dropped without saying so
-            embed.add_field(name="…", value=f"{left} more parts left out (see /game log)")
+            left_out = f"{counted(left, 'more part')} left out (see /game log)"
+            embed.add_field(name="…", value=left_out)
             break
         budget -= len(name) + len(value)
         embed.add_field(name=name, value=value, inline=False)

@@ -21,6 +21,7 @@ from __future__ import annotations
 from bot.models import Reply, short_hash
 from rules_core.dice import Roll
 from rules_core.odds import format_probability
+from rules_core.words import counted
 
 
 def render_roll(roll: Roll) -> str:
@@ -125,7 +126,7 @@ def render_text(reply: Reply) -> str:
         )
         lines.append(f"  dice: {dice}{tail}")
     if reply.file is not None and not reply.file_in_fields:
-        lines.append(f"  file: {reply.file.filename} ({len(reply.file.content)} bytes)")
+        lines.append(f"  file: {reply.file.filename} ({counted(len(reply.file.content), 'byte')})")
     if shows_entry and reply.anchor:
         lines.append(f"  anchor: {reply.anchor}")
     if reply.notice:

@@ -48,7 +48,7 @@ class ChiSquare:
         word = "consistent with" if self.p_value >= alpha else "unusually far from"
         return (
             f"{counted(self.sample_size, 'roll')}: χ² = {self.statistic:.2f} with "
-            f"{self.degrees_of_freedom} degrees of freedom, p = {self.p_value:.3f} — "
+            f"{counted(self.degrees_of_freedom, 'degree')} of freedom, p = {self.p_value:.3f} — "
             f"{word} fair dice."
         )
 

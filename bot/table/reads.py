@@ -27,6 +27,7 @@ from bot.table.reminders import clock_status
 from bot.table.results import RESULT, settled_by
 from bot.table.rulings import awaiting
 from bot.web import PAGE_NAME, verifier_page
+from rules_core.words import counted
 
 LOG_PAGE = 20
 """At most this many entries on one page of ``/game log`` (an embed holds 25 fields)."""
@@ -261,7 +262,8 @@ async def log(core: Core, place: Place, actor: Actor, command: gc.GameLog) -> Re
         more = left or min(LOG_PAGE, first - 1)
         line = f"/game log last:{more} before:{first}"
         note = (
-            f"{left} of the {len(asked)} entries asked for are older than this page: {line}"
+            f"{left} of the {counted(len(asked), 'entry', 'entries')} asked for "
+            f"{'is' if left == 1 else 'are'} older than this page: {line}"
             if left
             else f"{'#1' if first == 2 else f'#1–#{first - 1}'}; the next page: {line}"
         )
@@ -359,7 +361,7 @@ async def export(core: Core, place: Place, actor: Actor, command: gc.GameExport)
     return Reply(
         attachments=attachments,
         command="/game export",
-        title=f"{row.title}: {row.head_seq} log entries exported",
+        title=f"{row.title}: {counted(row.head_seq, 'log entry', 'log entries')} exported",
         game_title=row.title,
         system=row.system,
         game_id=row.public_id,

@@ -8,6 +8,7 @@ from bot.service.handlers import read
 from bot.stats.faces import face_stats
 from bot.table import commands as gc
 from rules_core.roll_categories import category_named
+from rules_core.words import counted
 
 
 def category_lines(sums: list[tuple[str, int, int, int]]) -> list[str]:
@@ -22,7 +23,7 @@ def category_lines(sums: list[tuple[str, int, int, int]]) -> list[str]:
     for label, sides, count, total in sums:
         if sides != 6:
             continue
-        for suffix, kind, counted in (
+        for suffix, kind, counts_a_roll in (
             ("DR (colored)", "DR", True),
             ("DR (white)", "DR", False),
             ("dr", "dr", True),
@@ -30,7 +31,7 @@ def category_lines(sums: list[tuple[str, int, int, int]]) -> list[str]:
             if label == suffix or label.endswith(" " + suffix):
                 name = label[: -len(suffix)].strip() or "(none)"
                 tally = found.setdefault((name, kind), [0, 0])
-                tally[0] += count if counted else 0
+                tally[0] += count if counts_a_roll else 0
                 tally[1] += total
                 break
     return [
@@ -122,7 +123,7 @@ async def _scripted_dice(
     if not counts:
         return ()
     lines = [
-        f"d{sides}: {sum(faces.values())} dice — "
+        f"d{sides}: {counted(sum(faces.values()), 'die', 'dice')} — "
         + " ".join(f"{face}:{faces.get(face, 0)}" for face in range(1, sides + 1))
         for sides, faces in sorted(counts.items())
     ]

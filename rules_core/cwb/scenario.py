@@ -298,7 +298,8 @@ def remove_unit(state: CwbState, action: UnitRemove) -> Outcome[CwbState]:
 
 
 def _describe_unit(state: CwbState, unit: Unit) -> str:
-    parts = [f"{unit.name} ({unit.side}, {unit.type}, {unit.men} men): {unit.ammo.label}"]
+    men = counted(unit.men, "man", "men")
+    parts = [f"{unit.name} ({unit.side}, {unit.type}, {men}): {unit.ammo.label}"]
     if unit.type == "artillery":
         parts.append(f"fires at {ammo_text(state, unit)}")
     reminder = morale_text(state, unit)

@@ -57,6 +57,11 @@ ROUNDING_WORDS: dict[WagonRounding, str] = {
 }
 
 
+def _men_need(men: int, verb: str = "need") -> str:
+    """A unit's men and the verb agreeing with them: "1 man needs", "95 men need"."""
+    return f"{counted(men, 'man', 'men')} {verb + 's' if men == 1 else verb}"
+
+
 def wagon_cost(men: int, rounding: WagonRounding = "ceil") -> int:
     """Wagon strength needed to resupply ``men`` men: 1 per 10, rounded per the flag.
 
@@ -153,8 +158,8 @@ def resupply(
     words = ROUNDING_WORDS[state.wagon_rounding]
     if cost > wagon.strength:
         raise IllegalAction(
-            f"Wagon {wagon.name} holds {wagon.strength} strength but {unit.name}'s {unit.men} "
-            f"men need {cost} (1 per 10 men, {words}); resupply is all-or-nothing.",
+            f"Wagon {wagon.name} holds {wagon.strength} strength but {unit.name}'s "
+            f"{_men_need(unit.men)} {cost} (1 per 10 men, {words}); resupply is all-or-nothing.",
             rule=RULE,
         )
     left = wagon.strength - cost
@@ -166,7 +171,7 @@ def resupply(
     steps.append(
         Step(
             rule=RULE,
-            text=f"{unit.men} men cost {cost} wagon strength (1 per 10 men, {words}); "
+            text=f"{_men_need(unit.men, 'cost')} {cost} wagon strength (1 per 10 men, {words}); "
             f"{unit.name} {unit.ammo.label} → Normal{ends}",
         )
     )
@@ -239,7 +244,7 @@ def resupply_side(state: CwbState, side_name: str) -> Outcome[CwbState]:
             why = (
                 "no friendly wagon within 5 hexes"
                 if not reachable
-                else (f"no wagon within 5 hexes holds the {cost} strength its {unit.men} men need")
+                else f"no wagon within 5 hexes holds the {cost} strength its {_men_need(unit.men)}"
             )
             steps.append(Step(rule=RULE, text=f"{unit.name}: {why}"))
             facts.append((unit.name, "not resupplied"))

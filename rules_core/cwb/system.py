@@ -73,10 +73,10 @@ class CwbSystem(GameSystem[CwbState, CwbAction]):
     rules_version: ClassVar[int] = 3
     """3: a params command says the values it set, once for all the sides it sets (2 wrote each
     side's whole Parameter Data, so a scenario's set-up repeated a side's), and the map and paths
-    count hexes in English ("1 Blocked hex": 2 wrote "hex(es)"). 2: a battery's fire names the
-    level it fired at and where it came from (its side's artillery Ammo Level, or its own under
-    the Isolation rule): 1 gave the battery's own level, "Normal" for a battery firing at its
-    side's Low level."""
+    count hexes in English ("1 Blocked hex": 2 wrote "hex(es)"; a unit of one man "1 man", not "1
+    men"). 2: a battery's fire names the level it fired at and where it came from (its side's
+    artillery Ammo Level, or its own under the Isolation rule): 1 gave the battery's own level,
+    "Normal" for a battery firing at its side's Low level."""
     state_type = CwbState
     action_types: tuple[type[BaseModel], ...] = ACTION_TYPES
     action_adapter: TypeAdapter[CwbAction] = TypeAdapter(CwbActionField)

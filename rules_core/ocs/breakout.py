@@ -147,6 +147,15 @@ def _label(plan: BreakoutPlan, base: str, point: int) -> str:
     return f"{base} (point {point})" if plan.points > 1 else base
 
 
+def _points_succeed(won: int, points: int) -> str:
+    """How many of a Transport Breakout's points succeed, in English.
+
+    >>> _points_succeed(1, 2), _points_succeed(2, 2), _points_succeed(0, 2)
+    ('1 of 2 points succeeds', '2 of 2 points succeed', '0 of 2 points succeed')
+    """
+    return f"{won} of {points} points {'succeeds' if won == 1 else 'succeed'}"
+
+
 def roll_breakout(plan: BreakoutPlan, dice: Dice) -> BreakoutRoll:
     """Roll the Breakout dr (one per Transport Point) and, on success, the unmodified Return dr.
 
@@ -180,7 +189,7 @@ def roll_breakout(plan: BreakoutPlan, dice: Dice) -> BreakoutRoll:
         )
     else:
         won = sum(1 for _, r in results if r is not None)
-        facts = (("Breakout", f"{won} of {plan.points} points succeed"),)
+        facts = (("Breakout", _points_succeed(won, plan.points)),)
     return BreakoutRoll(rolls=tuple(rolls), results=tuple(results), facts=facts)
 
 
@@ -284,7 +293,7 @@ def transport_breakout_odds(plan: BreakoutPlan) -> dict[tuple[Fact, ...], Fracti
             step[won] = step.get(won, Fraction(0)) + p * (1 - success)
         distribution = step
     return {
-        (("Breakout", f"{won} of {plan.points} points succeed"),): p
+        (("Breakout", _points_succeed(won, plan.points)),): p
         for won, p in sorted(distribution.items())
     }
 

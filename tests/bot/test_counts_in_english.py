@@ -38,3 +38,42 @@ def test_counts_agree_with_their_nouns_and_a_setup_says_each_value_once(tmp_path
         "  CWB Supply: Confederate: artillery Ammo Level Low On Ammo",
         "  CWB Isolated Units: Map 9×9 (odd-q), 1 Blocked hex, 1 Supply Source hex",
     ]
+
+
+ONE_OF_EACH = """\
+/game new system:asl sides:"Axis,Allied" title:"One"
+/game export
+/roll dice:dr
+/stats
+/game end
+/game new system:cwb title:"Shiloh" sides:"Union,Confederate"
+/cwb unit add name:"Scout" side:Union type:infantry men:1 hex:1,1
+"""
+
+
+def test_one_die_one_entry_one_man(tmp_path: Path) -> None:
+    """'1 die', '1 log entry', '1 man': /stats said 'd6: 1 dice', /game export '1 log entries
+    exported', a CWB unit of one man '(Union, infantry, 1 men)'."""
+    run = referee(
+        "console", "-", "--db", str(tmp_path / "g.db"), "--out", str(tmp_path), "--dice", "4",
+        stdin=ONE_OF_EACH,
+    )  # fmt: skip
+    out = run.stdout
+    assert run.returncode == 0, out + run.stderr
+    assert "One: 1 log entry exported" in out
+    assert "d6: 1 die — 1:0 2:0 3:0 4:1" in out
+    assert "Scout (Union, infantry, 1 man)" in out
+
+
+def test_one_entry_left_off_a_log_page_is_said_in_the_singular(tmp_path: Path) -> None:
+    """A log page holds 20 entries: asked for 21, the note said '1 of the 21 entries asked for
+    are older than this page'."""
+    game = '/game new system:asl sides:"Axis,Allied" title:"Log"\n' + "/roll dice:dr\n" * 21
+    run = referee(
+        "console", "-", "--db", str(tmp_path / "g.db"), "--dice", ",".join(["3"] * 21),
+        stdin=game + "/game log last:21\n",
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "1 of the 21 entries asked for is older than this page: /game log last:1 before:3" in (
+        run.stdout
+    ), run.stdout[-1500:]

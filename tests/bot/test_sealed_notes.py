@@ -207,7 +207,7 @@ def test_an_active_game_says_its_sealed_notes_prove_nothing_yet(tmp_path: Path) 
     assert SECRET not in text
     run_ = standalone(text, tmp_path)
     assert run_.returncode == 0
-    assert "Not proven yet: the text of 1 sealed notes, until they are revealed" in run_.stdout
+    assert "Not proven yet: the text of 1 sealed note, until they are revealed" in run_.stdout
 
 
 def test_who_may_seal_and_reveal_and_refusals_change_nothing(tmp_path: Path) -> None:

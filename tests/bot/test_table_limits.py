@@ -109,6 +109,6 @@ def test_stats_of_a_scripted_run_show_its_dice_apart_and_say_they_are_not_tested
     assert f"  {mark}: d6: 4 dice — 1:1 2:1 3:0 4:0 5:0 6:2\n" in out  # category:IFT
     assert out.endswith(
         "[SCRIPTED DICE] Dice of bob in this channel\n"
-        f"  {mark}: d6: 1 dice — 1:0 2:0 3:0 4:1 5:0 6:0\n"
+        f"  {mark}: d6: 1 die — 1:0 2:0 3:0 4:1 5:0 6:0\n"
         "    RS: 1 dr, mean 4.00\n"
     ), out

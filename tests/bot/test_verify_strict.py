@@ -105,7 +105,7 @@ def test_an_older_format_without_sides_is_checked_on_recomputed_sides_by_referee
     assert full.startswith("entry 5: bob does not hold the Axis seat"), full
     # the standard-library checker cannot recompute sides: it says what it left unchecked
     assert plain.startswith("OK"), plain
-    assert "Not checked: who declared 1 older actions recording no sides, beyond their acting" in (
+    assert "Not checked: who declared 1 older action recording no sides, beyond their acting" in (
         plain
     )
 

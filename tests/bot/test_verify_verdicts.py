@@ -73,7 +73,7 @@ def test_an_active_game_says_how_many_dice_prove_nothing_yet(tmp_path: Path) -> 
     for lines in verdicts(text, tmp_path):
         assert lines[0].startswith("OK so far: 6 entries consistent — chain, seeds, 2 dice"), lines
         assert (
-            "Not proven yet: 2 dice of epoch 2's seed and what 1 entries made of them, until "
+            "Not proven yet: 2 dice of epoch 2's seed and what 1 entry made of them, until "
             "/game rotate or /game end." in lines
         ), lines
         assert any(
@@ -84,6 +84,18 @@ def test_an_active_game_says_how_many_dice_prove_nothing_yet(tmp_path: Path) -> 
             for line in lines
         ), lines
         assert "  dice of unrevealed seeds: 2" in lines
+
+
+def test_one_die_and_one_entry_are_counted_in_english(tmp_path: Path) -> None:
+    """'1 die', '1 entry': both verifiers said '1 dice' and 'what 1 entries made of them'."""
+    one_die = [*GAME[:3], (ALICE, '/roll dice:dr reason:"Sniper"')]
+    text = asyncio.run(play(tmp_path / "g.db", [*one_die, (REF, "/game rotate"), *one_die[3:]]))
+    for lines in verdicts(text, tmp_path):
+        assert lines[0].startswith("OK so far: 6 entries consistent — chain, seeds, 1 die "), lines
+        assert (
+            "Not proven yet: 1 die of epoch 2's seed and what 1 entry made of it, until "
+            "/game rotate or /game end." in lines
+        ), lines
 
 
 def test_a_scripted_game_says_so_at_the_top(tmp_path: Path) -> None:

@@ -210,7 +210,7 @@ def test_E6_6_transport_point_first_turn_dr5_succeeds_one_roll_per_point() -> No
             }
         ),
     )
-    assert out.facts == (("Breakout", "1 of 2 points succeed"),)
+    assert out.facts == (("Breakout", "1 of 2 points succeeds"),)
     assert out.rules_cited() == ["OCS 12.8e"] * 3
 
 

@@ -102,5 +102,5 @@ async def test_a_killed_process_of_a_cluster_is_restarted_and_serves_its_shards_
     assert "Running shards [0] of 2 (2 may identify at once)" in first
     assert "Running shards [1] of 2 (2 may identify at once)" in second
     assert "Resuming" not in first  # table-2's declaration is not bot-0's to resolve
-    assert "Resuming 1 declaration(s) waiting for a beacon round" in second
+    assert "Resuming 1 declaration waiting for a beacon round" in second
     assert "Traceback" not in first + second

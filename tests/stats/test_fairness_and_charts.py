@@ -84,3 +84,10 @@ def test_one_roll_is_counted_in_english() -> None:
     one = chi_square({1: 1, 2: 0, 3: 0, 4: 0, 5: 0, 6: 0})
     assert one.verdict().startswith("1 roll is too few for a fairness test")
     assert chi_square({1: 1, 2: 1}).verdict().startswith("2 rolls are too few")
+
+
+def test_one_degree_of_freedom_is_counted_in_english() -> None:
+    """Regression (issue 24's plurals): a d2's test said "1 degrees of freedom"."""
+    coin = chi_square({1: 30, 2: 30}).verdict()
+    assert "with 1 degree of freedom, p = 1.000" in coin, coin
+    assert "with 5 degrees of freedom" in chi_square({f: 10 for f in range(1, 7)}).verdict()

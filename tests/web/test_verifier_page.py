@@ -335,7 +335,7 @@ def test_the_page_says_what_it_proved_as_the_python_verifiers_do(
     assert verdict.ok and verdict.headline.startswith("OK so far: 6 entries consistent"), verdict
     assert verdict.notes[0].startswith("It proves only its own consistency")
     assert (
-        "Not proven yet: 2 dice of epoch 2's seed and what 1 entries made of them, until "
+        "Not proven yet: 2 dice of epoch 2's seed and what 1 entry made of them, until "
         "/game rotate or /game end." in verdict.notes
     )
     head = json.loads(active.split("\n")[0])["head"]
@@ -430,7 +430,7 @@ def test_a_pools_dice_are_checked_in_the_page_which_leaves_its_total_to_referee_
     assert python_verdicts(text)[:2] == (True, True)
     verdict = browser.verify(write(tmp_path, "pool.jsonl", text))
     assert verdict.ok, verdict
-    assert any("Not checked: the totals of 1 dice pools" in n for n in verdict.notes), verdict
+    assert any("Not checked: the totals of 1 dice pool (their" in n for n in verdict.notes), verdict
 
     def more(entries: list[dict[str, Any]]) -> None:  # a forger raises the pool's total
         roll = next(e for e in entries if e["kind"] == "roll")

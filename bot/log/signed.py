@@ -141,12 +141,15 @@ class Anchor:
 
     @classmethod
     def parse(cls, text: str) -> Anchor:
-        """``17:3f9a2c71``, ``#17 · 3f9a2c71``, ``17:<hash>:<signature>`` or a commitment.
+        """``17:3f9a2c71``, ``#17 · 3f9a2c71``, ``17:<hash>:<signature>`` or a commitment; a hash
+        cut short as ``/game status`` shows it (``#17 3f9a2c71d0e4…``) is taken without its "…".
 
         >>> Anchor.parse("#17 · 3f9a2c71"), Anchor.parse("a" * 64).seq
         (Anchor(seq=17, digest='3f9a2c71', signature=None), None)
+        >>> Anchor.parse("#17 3f9a2c71d0e4…").digest
+        '3f9a2c71d0e4'
         """
-        wanted = text.strip().lower()
+        wanted = text.strip().lower().removesuffix("…").rstrip()
         if COMMITMENT.fullmatch(wanted):
             return cls(None, wanted)
         found = ANCHOR.fullmatch(wanted)

@@ -118,3 +118,23 @@ def test_the_status_board_shows_the_heads_anchor_and_its_signed_head(tmp_path: P
     anchors = [Anchor.parse(found[1]), Anchor.parse(found[3])]
     report = verify_file(export, InstalledSystems(), [key], anchors)
     assert report.ok, report.message
+
+
+def test_the_heads_game_status_shows_are_taken_as_copied(tmp_path: Path) -> None:
+    """/game status shows the log head cut to 12 hex digits with '…' (issue 24) and the signed
+    head whole: both, copied as shown, are anchors ``referee verify`` takes (the cut one was
+    refused: '…' is not a hex digit); tests/web/test_verifier_page.py gives them to the page."""
+    out = console(tmp_path)
+    status = out.split("/game status", 1)[-1] if "/game status" in out else out
+    short = re.search(r"Log head: (#5 [0-9a-f]{12}…)\n", status)
+    signed = re.search(r"Signed head: (5:[0-9a-f]{64}:[0-9a-f]{128})\n", status)
+    assert short and signed, status
+    (export,) = tmp_path.glob("game-*.jsonl")
+    key = subprocess.run(
+        [sys.executable, "-m", "bot", "key", "show", "--db", str(tmp_path / "a.db")],
+        capture_output=True, text=True, timeout=60, cwd=ROOT,
+    ).stdout.split()[0]  # fmt: skip
+    taken = [Anchor.parse(short[1]), Anchor.parse(signed[1])]
+    assert taken[0].seq == 5 and len(taken[0].digest) == 12
+    report = verify_file(export, InstalledSystems(), [key], taken)
+    assert report.ok, report.message

@@ -384,6 +384,26 @@ def test_the_page_rejects_every_consistent_rewrite_by_the_key_and_by_an_anchor(
         assert not browser.verify(copied, key=key).ok, what
 
 
+def test_the_page_takes_the_heads_as_game_status_shows_them(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """/game status's log head cut to 12 hex digits and '…' (issue 24), pasted as shown in the
+    anchors' field, is an anchor (the page refused it: '…' is not a hex digit); a wrong one is
+    still refused."""
+    import re
+
+    from tests.bot.test_anchors import console
+
+    out = console(tmp_path)
+    short = re.search(r"Log head: (#5 [0-9a-f]{12}…)\n", out)
+    assert short, out
+    (export,) = tmp_path.glob("game-*.jsonl")
+    verdict = browser.verify(export, anchors=(short[1],))
+    assert verdict.ok and verdict.notes[0].startswith("The anchors given prove"), verdict
+    wrong = short[1][:-2] + ("0" if short[1][-2] != "0" else "1") + "…"
+    assert not browser.verify(export, anchors=(wrong,)).ok
+
+
 def test_the_page_checks_sealed_notes_as_the_python_verifiers_do(
     browser: Browser, tmp_path: Path
 ) -> None:

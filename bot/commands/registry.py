@@ -198,6 +198,14 @@ class Registry:
         Traceback (most recent call last):
         ...
         bot.errors.BadCommand: There is no command /gmae status. Did you mean /game status?
+        >>> registry.find(("gmae",))  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        bot.errors.BadCommand: There is no command /gmae. Did you mean /game? /help game ...
+        >>> registry.find(("hlep",))
+        Traceback (most recent call last):
+        ...
+        bot.errors.BadCommand: There is no command /hlep. Did you mean /help?
         """
         spec = self.commands.get(".".join(words))
         if spec is None:
@@ -211,9 +219,21 @@ class Registry:
                     hint = f" Did you mean /{subs[closest].replace('.', ' ')}?"
             else:
                 closest = nearest(typed, ["/" + p.replace(".", " ") for p in self.commands])
-                hint = f" Did you mean {closest}?" if closest else " /help lists the commands."
+                hint = f" Did you mean {closest}?" if closest else self._first_word_hint(words)
             raise BadCommand(f"There is no command {typed}.{hint}")
         return spec
+
+    def _first_word_hint(self, words: tuple[str, ...]) -> str:
+        """A mistyped group or /help (``/gmae``, ``/hlep``): the nearest first word, or where
+        the commands are listed."""
+        groups = {p.split(".")[0] for p in self.commands if "." in p}
+        first = nearest(words[0] if words else "", sorted({p.split(".")[0] for p in self.commands}))
+        if first is None and words and nearest(words[0], ["help"]):
+            return " Did you mean /help?"
+        if first is None:
+            return " /help lists the commands."
+        listed = f" /help {first} lists its commands." if first in groups else ""
+        return f" Did you mean /{first}?{listed}"
 
     def resolve(
         self, words: tuple[str, ...], options: Mapping[str, str]

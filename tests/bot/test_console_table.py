@@ -35,6 +35,19 @@ def test_help_takes_a_group_or_a_command_as_in_discord(tmp_path: Path) -> None:
     assert run.returncode == 1
 
 
+def test_a_mistyped_group_or_help_suggests_the_word_meant(tmp_path: Path) -> None:
+    """Issue 24's typo suggestions for a line of one word: '/gmae' and '/hlep' said only
+    '/help lists the commands' (a whole command, '/gmae status', was already suggested)."""
+    run = referee("console", "-", "--db", str(tmp_path / "t.db"), stdin="/gmae\n/hlep\n/xyzzy\n")
+    out = run.stdout
+    assert (
+        "line 1: There is no command /gmae. Did you mean /game? /help game lists its commands."
+        in out
+    ), out
+    assert "line 2: There is no command /hlep. Did you mean /help?" in out
+    assert "line 3: There is no command /xyzzy. /help lists the commands." in out
+
+
 def test_help_of_one_command_gives_each_option_and_an_example(tmp_path: Path) -> None:
     """Regression: the console showed option names only (/help group:asl), never their help."""
     run = referee(

@@ -12,7 +12,7 @@ name) is accepted too.
 >>> actions, errors = read_scenario("level side:Axis level:9\\nroll dice:DR", "asl", registry)
 >>> actions, errors
 ([], [('line 1', 'level must be 5 or less, not 9.'), ('line 2', 'There is no command \
-/asl roll. A scenario holds: level, unit add, weapon add.')])
+/asl roll. A scenario holds: level, san, unit add, weapon add.')])
 """
 
 from __future__ import annotations

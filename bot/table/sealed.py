@@ -12,7 +12,7 @@ want even the operator to read it seals a commitment they computed themselves
 before the game ends.
 
 >>> note_commitment("00" * 16, "HIP: 4-6-7 in K4")
-'77e73dba3dcb90ea4f1bf4d6d1ac8c78bdeaa32c4b6e4fae00c69d26f1d0e6ac'
+'1215fae613e8175e5296d19cf47e60640440258adae7eb2d74b4b27090050610'
 """
 
 from __future__ import annotations

@@ -175,7 +175,7 @@ class Attack(_Action):
     )
     dump: str | None = Field(
         default=None,
-        description="Dump hex(es): 0905 or 0905, 1006",
+        description="The dump's hex, 0905, or several: 0905, 1006",
         json_schema_extra=_DUMP,
     )
     organic: bool = Field(
@@ -194,7 +194,7 @@ class Defend(_Action):
     defenders: tuple[str, ...] = Field(description="The defending units", json_schema_extra=_UNIT)
     dump: str | None = Field(
         default=None,
-        description="Dump hex(es): 0905 or 0905, 1006",
+        description="The dump's hex, 0905, or several: 0905, 1006",
         json_schema_extra=_DUMP,
     )
     organic: bool = Field(
@@ -409,7 +409,9 @@ class Special(_Action):
         description="What is paid for"
     )
     side: str = Field(description="The side paying", json_schema_extra=_SIDE)
-    dump: str = Field(description="Hex of the dump(s) that pay", json_schema_extra=_DUMP)
+    dump: str = Field(
+        description="The paying dump's hex, 0905, or several: 0905, 1006", json_schema_extra=_DUMP
+    )
     hex: str | None = Field(default=None, description="The hex")
     levels: int = Field(default=1, ge=1, le=9, description="Levels built")
     engineer: bool = Field(default=False, description="Engineer present")

@@ -77,3 +77,19 @@ def test_one_entry_left_off_a_log_page_is_said_in_the_singular(tmp_path: Path) -
     assert "1 of the 21 entries asked for is older than this page: /game log last:1 before:3" in (
         run.stdout
     ), run.stdout[-1500:]
+
+
+def test_no_help_text_hedges_a_plural() -> None:
+    """Every command's and option's help (what /help and Discord show) says what it means:
+    '/ocs attack dump:' said 'Dump hex(es)', '/ocs special dump:' 'the dump(s) that pay'."""
+    from bot.commands.help import GROUP_HELP
+    from bot.commands.registry import build_registry
+    from bot.service.systems import InstalledSystems
+
+    texts = [
+        (f"/{' '.join(spec.words)}{f' {option.name}:' if option else ''}", text)
+        for spec in build_registry(InstalledSystems()).commands.values()
+        for option, text in [(None, spec.help), *((o, o.help) for o in spec.options)]
+    ] + [(f"/{group}", text) for group, text in GROUP_HELP.items()]
+    hedged = [(where, text) for where, text in texts if re.search(r"\w\((s|es)\)", text)]
+    assert not hedged, hedged

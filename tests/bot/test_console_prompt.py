@@ -47,45 +47,48 @@ def complete(console: pexpect.spawn, typed: str, added: str) -> None:
     console.expect(re.escape(added) + r"\x1b\[")
 
 
-def at_prompt(console: pexpect.spawn) -> pexpect.spawn:
-    """Wait until the prompt is drawn, so the terminal is in prompt_toolkit's raw mode.
+def end_input(console: pexpect.spawn) -> None:
+    """Ctrl-D until the console ends.
 
-    Between prompts, while a command runs, the terminal is in cooked mode: a Ctrl-D typed then
-    is the line discipline's end of file and never reaches the next prompt (CI saw the console
-    wait forever after ``Log head: #5``). Printable keys survive, but the test waits every time.
+    A Ctrl-D typed while the last command still runs, or while prompt_toolkit prints a reply
+    above its prompt, meets the terminal in cooked mode: there it is the line discipline's end
+    of file and never reaches the prompt (CI saw the console wait forever after ``Log head:
+    #5``). Printable keys, Tab and arrows typed then wait in the terminal for the next prompt,
+    so only Ctrl-D is sent again. Waiting for the prompt's text instead was not reliable: when
+    a reply is printed above a prompt already drawn, the prompt may not be written again.
     """
-    console.expect("referee>")
-    return console
+    for _ in range(TIMEOUT):
+        console.sendcontrol("d")
+        if console.expect([pexpect.EOF, pexpect.TIMEOUT], timeout=1) == 0:
+            return
+    raise AssertionError(f"the console did not end on Ctrl-D: {console.before!r}")
 
 
 def test_the_prompt_edits_recalls_completes_and_suggests(tmp_path: Path) -> None:
     console = spawn(tmp_path)
     try:
         console.expect("Tab completes")
-        at_prompt(console).send("/gmae status\r")
+        console.send("/gmae status\r")
         console.expect(r"line 1: There is no command /gmae status\. Did you mean /game status\?")
-        at_prompt(console)
         for typed, added in (("/ga", "me"), (" ne", "w"), (" system:a", "sl")):
             complete(console, typed, added)
         console.send("\r")
         console.expect("New asl game: Axis, Allied")
-        at_prompt(console).send("/game seat Axis\r")  # the first option without its name
+        console.send("/game seat Axis\r")  # the first option without its name
         console.expect("you take the Axis seat")
-        at_prompt(console).send("/asl unit add name:Alpha side:Axis kind:squad quality:4-6-7\r")
+        console.send("/asl unit add name:Alpha side:Axis kind:squad quality:4-6-7\r")
         console.expect("A1: Alpha: German squad 4-6-7")
-        at_prompt(console)
         for typed, added in (("/asl unit set name:Al", "pha"), (" status:bro", "ken")):
             complete(console, typed, added)  # the game's unit name, then a choice
         console.send("\r")
         console.expect("A10: Alpha is broken")
-        at_prompt(console).send("/game status\r")
+        console.send("/game status\r")
         console.expect("Log head: #4")
-        at_prompt(console).send("/roll 2d6XX\b\b\r")  # a typo mended with Backspace: /roll 2d6
+        console.send("/roll 2d6XX\b\b\r")  # a typo mended with Backspace: /roll 2d6
         console.expect(r"2d6 = \d+ \(")
-        at_prompt(console).send(UP + UP + "\r")  # the line before the last: /game status again
+        console.send(UP + UP + "\r")  # the line before the last: /game status again
         console.expect("Log head: #5")
-        at_prompt(console).sendcontrol("d")
-        console.expect(pexpect.EOF)
+        end_input(console)
     finally:
         console.close()
     assert console.exitstatus == 0, console.before

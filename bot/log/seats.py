@@ -195,9 +195,13 @@ class Table:
             if not set(sides) <= held:
                 problem = f"acts for {', '.join(sorted(set(sides) - held))} alone"
         elif kind == "game.seat":
-            holder = self.seats.get(entry["side"])
-            if holder not in (None, who, entry["player"]["id"]):
+            holder, player = self.seats.get(entry["side"]), entry["player"]["id"]
+            if holder not in (None, who, player):
                 problem = f"takes the {entry['side']} seat from its player alone"
+            elif holder == who != player and any(
+                other not in (None, who) for other in self.seats.values()
+            ):  # left without a seat, they would act for every side
+                problem = f"gives their {entry['side']} seat away alone"
         elif kind in ("game.referee.add", "game.referee.remove", "game.end") and all(
             player in (None, who) for player in self.seats.values()
         ):

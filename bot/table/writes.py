@@ -19,11 +19,13 @@ from bot.service.permissions import (
     free_hand,
     is_referee,
     other_sides,
+    playing_referee,
     require_player,
     require_referee,
     side_named,
 )
 from bot.service.proposals import drop_proposal
+from bot.storage import GameRow
 from bot.table import commands as gc
 from bot.table.rulings import refuse_while_awaiting_ruling
 from bot.table.sealed import revealed_at_end
@@ -55,7 +57,20 @@ def seat(core: Core, live: Live, actor: Actor, command: gc.GameSeat) -> Change:
     if taken and not free_hand(row, actor):  # a referee who plays: that seat's player agrees
         spelled = command.model_copy(update={"side": side, "player": player})
         return propose(live, actor, spelled, [side], [side])
+    if handing_over(row, actor, holder, player) and not alone_at_the_table(row, actor):
+        # giving their own seat away would leave them a referee without a seat: the other
+        # side's player agrees first
+        spelled = command.model_copy(update={"side": side, "player": player})
+        return propose(live, actor, spelled, [side], other_sides(row, actor))
     return _seat(live, side, command.model_copy(update={"player": player}), None)
+
+
+def handing_over(
+    row: GameRow, actor: Actor, holder: dict[str, Any] | None, player: UserRef
+) -> bool:
+    """A referee who plays gives their own seat to someone else (and is then without a seat)."""
+    mine = holder is not None and holder["id"] == actor.user_id
+    return mine and player.id != actor.user_id and playing_referee(row, actor)
 
 
 def _seat(live: Live, side: str, command: gc.GameSeat, agreed: dict[str, Any] | None) -> Change:

@@ -485,6 +485,32 @@ async def test_a_referee_who_plays_acts_alone_only_for_their_own_side(tmp_path: 
         await table.repo.close()
 
 
+async def test_a_referee_who_plays_gives_their_own_seat_away_only_by_proposal(
+    tmp_path: Path,
+) -> None:
+    """Handing their own seat to someone else would leave them a referee without a seat, who acts
+    for every side and rules on disputes alone: the other side's player confirms it first, and a
+    verifier refuses the handover done alone."""
+    table, victim, mine = await new_table(tmp_path, "asl", attacker_referees=True)
+    try:
+        before = await table.snapshot()
+        reply = await table.line(ATTACKER, f"/game seat side:{mine} player:@spectator")
+        assert reply.command == "/game propose", reply.title
+        assert (await table.snapshot())[1] == before[1]
+        seats = dict((await table.line(SPECTATOR, "/game status")).fields)["Seats"]
+        assert seats == f"{victim}: victim, {mine}: attacker"
+        with pytest.raises(NotAReferee):  # still a referee who plays
+            await table.line(ATTACKER, "/game rule entry:3 decision:grant reason:x")
+        handed = await table.line(VICTIM, f"/game confirm entry:{reply.seq}")
+        assert handed.command == "/game seat" and handed.actor == "victim"
+        export = await table.line(REFEREE, "/game export")
+        assert export.file is not None
+        text = export.file.content.decode("utf-8")
+        assert verify_text(text, InstalledSystems()).ok
+    finally:
+        await table.repo.close()
+
+
 # --- /game setup: a batch is permitted as each of its commands would be --------------------
 
 SCENARIO_COMMANDS = [

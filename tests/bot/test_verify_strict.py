@@ -318,3 +318,32 @@ def test_the_free_text_limits_are_the_commands_own() -> None:
     }
     for key, value in expected.items():
         assert reading.TEXT_LIMITS[key] == value, key
+
+
+HANDOVER = [
+    LINES[0],
+    (REF, "/game referee add user:@alice"),
+    LINES[1],
+    LINES[2],
+    (REF, "/game seat side:Axis player:@carol"),
+    LINES[-1],
+]
+"""A referee without a seat reseats Axis (entry 5) while Alice, a referee too, holds it."""
+
+
+def handover_by_alice(entries: list[dict[str, Any]]) -> None:
+    """Entry 5 said to be Alice's own: she gives her seat away alone."""
+    entries[4]["by"] = dict(entries[2]["by"])
+
+
+def test_a_referee_who_plays_giving_their_seat_away_alone_is_refused_by_both(
+    tmp_path: Path,
+) -> None:
+    """Alice, a referee who plays Axis, hands her seat to Carol alone and is then a referee
+    without a seat (who rules on disputes): the bot only proposes it; entry 5, a referee's
+    reseat, said to be Alice's, is refused."""
+    honest = asyncio.run(play(tmp_path / "handover.db", HANDOVER))
+    assert both(honest, tmp_path)[0].startswith("OK")
+    full, plain = both(reseal(honest, handover_by_alice), tmp_path)
+    assert full.startswith("entry 5: alice gives their Axis seat away alone"), full
+    assert plain.startswith("MISMATCH at entry 5: alice gives their Axis seat away alone"), plain

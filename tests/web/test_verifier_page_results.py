@@ -10,7 +10,8 @@ import asyncio
 from pathlib import Path
 
 from tests.bot import test_results as results
-from tests.bot.test_verify_forgery import reseal
+from tests.bot import test_verify_strict as strict
+from tests.bot.test_verify_forgery import play, reseal
 from tests.web.browser import Browser
 from tests.web.test_verifier_page import python_verdicts, write
 
@@ -44,3 +45,16 @@ def test_signed_results_verify_and_their_forgeries_fail_in_the_page(
             )
             checked += 1
     assert checked == sum(len(forges) for forges in results.FORGERIES.values()) >= 10
+
+
+def test_a_referee_who_plays_giving_their_seat_away_alone_fails_in_the_page(
+    browser: Browser, tmp_path: Path
+) -> None:
+    honest = asyncio.run(play(tmp_path / "handover.db", strict.HANDOVER))
+    assert browser.verify(write(tmp_path, "handover.jsonl", honest)).ok
+    forged = reseal(honest, strict.handover_by_alice)
+    verdict = browser.verify(write(tmp_path, "given_away.jsonl", forged))
+    assert not verdict.ok
+    assert verdict.problems[0].startswith("entry 5: alice gives their Axis seat away alone"), (
+        verdict
+    )

@@ -166,8 +166,10 @@ async def status(core: Core, place: Place, actor: Actor, command: gc.GameStatus)
     """/game status: sides, seats, referees, the log head, the commitment, the table's summary;
     hashes shortened as a person reads them (the export has them whole), empty fields left out."""
     row = await core.readable(place)
+    seated = row.table["seats"]  # in the game's order of sides (storage may sort the keys)
     seats = ", ".join(
-        f"{side}: {p['name'] if p else '(empty)'}" for side, p in row.table["seats"].items()
+        f"{side}: {seated[side]['name'] if seated.get(side) else '(empty)'}"
+        for side in row.table["sides"]
     )
     disputed = awaiting(row.table, RESULT)
     voids = ", ".join(f"{v['name']} {v['count']}" for v in row.table.get("voids", {}).values())

@@ -47,3 +47,14 @@ def test_status_shortens_hashes_and_leaves_out_empty_fields(tmp_path: Path) -> N
     head = next(e for e in entries if e.get("seq") == 5)
     assert len(head["hash"]) == 64 and later["Log head"] == f"#5 {head['hash'][:12]}…"
     assert any(len(e.get("commitment", "")) == 64 for e in entries)
+
+
+def test_seats_keep_the_games_order_after_a_restart(tmp_path: Path) -> None:
+    """Regression: a game read back from the database listed its seats alphabetically
+    ("Allied: ben, Axis: ann"), unlike the board, `/game new` and the same status before."""
+    db = str(tmp_path / "g.db")
+    seated = '/game new system:asl title:"Hill 621"\n@ann /game seat Axis\n@ben /game seat Allied\n'
+    assert referee("console", "-", "--db", db, stdin=seated).returncode == 0
+    run = referee("console", "-", "--db", db, stdin="/game status\n/game log last:1\n")
+    assert run.returncode == 0, run.stdout
+    assert _status(run.stdout, 1)["Seats"] == "Axis: ann, Allied: ben"

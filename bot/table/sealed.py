@@ -84,7 +84,9 @@ async def reveal(core: Core, live: Live, actor: Actor, command: gc.GameReveal) -
         raise NotYourSide(f"Only {note['by']['name']}, who sealed it, may reveal that note.")
     if "text" in note:
         if command.text or command.salt:
-            raise InvalidInput("The bot holds this note: /game reveal entry: alone reveals it.")
+            raise InvalidInput(
+                f"The bot holds this note: /game reveal entry:{command.entry} alone reveals it."
+            )
         text, salt = note["text"], note["salt"]
     else:
         text, salt = command.text, command.salt.strip().lower()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -239,6 +240,9 @@ def test_who_may_seal_and_reveal_and_refusals_change_nothing(tmp_path: Path) -> 
                 with pytest.raises(refusal):
                     await table.do(actor, command)
                 assert await table.export() == head  # nothing changed
+            held = "The bot holds this note: /game reveal entry:4 alone reveals it."
+            with pytest.raises(InvalidInput, match=f"^{re.escape(held)}$"):  # its entry named
+                await table.do(ALICE, gc.GameReveal(entry=4, text=SECRET))
             await table.do(ALICE, gc.GameReveal(entry=4))
             with pytest.raises(InvalidInput, match="was revealed at entry 6"):
                 await table.do(ALICE, gc.GameReveal(entry=4))

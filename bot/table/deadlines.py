@@ -135,6 +135,16 @@ def _command(command: Any) -> dict[str, Any]:
     return dumped
 
 
+def _refuse_after_forfeit(live: Live) -> None:
+    """A granted forfeit stops the game's deadlines for good: nothing of the clock after it."""
+    forfeit = live.row.table.get("forfeit")
+    if forfeit:
+        raise InvalidInput(
+            f"Entry {forfeit['entry']} granted {forfeit['side']} a win by forfeit: the game's "
+            "deadlines have stopped."
+        )
+
+
 # --- /game deadline set ------------------------------------------------------------------------
 
 
@@ -145,6 +155,7 @@ async def _set(
     command: gc.GameDeadlineSet,
     agreed: dict[str, Any] | None,
 ) -> Change:
+    _refuse_after_forfeit(live)
     settings = read_settings(command, await _base_settings(core, live.row.guild_id, live.row.table))
     table = copy_table(live.row.table)
     table["clock"] = settings.to_json()
@@ -167,6 +178,7 @@ async def _base_settings(core: Core, guild_id: int, table: dict[str, Any]) -> Se
 async def deadline_set(core: Core, live: Live, actor: Actor, command: gc.GameDeadlineSet) -> Change:
     """/game deadline set: a referee without a seat sets the game's deadline; a player proposes
     the duration, clock time or zone to the other side."""
+    _refuse_after_forfeit(live)
     given = _given(command)
     if not given and not command.off:
         raise InvalidInput(
@@ -266,6 +278,7 @@ def _pause(
     command: gc.GameDeadlinePause,
     agreed: dict[str, Any] | None,
 ) -> Change:
+    _refuse_after_forfeit(live)
     now_text, now = now_of(core)
     _refuse_if_paused(live, now)
     end = _pause_end(command, now, _zone(live.row.table))
@@ -286,6 +299,7 @@ def _pause(
 @write(gc.GameDeadlinePause, agreed=_pause)
 def pause(core: Core, live: Live, actor: Actor, command: gc.GameDeadlinePause) -> Change:
     """/game deadline pause: proposed to the other side, or decided by a referee without a seat."""
+    _refuse_after_forfeit(live)
     _, now = now_quietly(core)
     _refuse_if_paused(live, now)
     _pause_end(command, now, _zone(live.row.table))
@@ -308,6 +322,7 @@ def _resume(
     command: gc.GameDeadlineResume,
     agreed: dict[str, Any] | None,
 ) -> Change:
+    _refuse_after_forfeit(live)
     now_text, now = now_of(core)
     current = paused_at(pauses_of(live.row), now)
     if current is None:
@@ -326,6 +341,7 @@ def _resume(
 @write(gc.GameDeadlineResume, agreed=_resume)
 def resume(core: Core, live: Live, actor: Actor, command: gc.GameDeadlineResume) -> Change:
     """/game deadline resume: ends the pause in progress, by agreement or a referee's decision."""
+    _refuse_after_forfeit(live)
     _, now = now_quietly(core)
     if paused_at(pauses_of(live.row), now) is None:
         raise InvalidInput("The game is not paused.")

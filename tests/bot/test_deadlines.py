@@ -252,6 +252,34 @@ async def test_a_referee_without_a_seat_rules_on_a_forfeit_claim(repo: Repositor
     assert kinds.count("game.ruling") == 2 and kinds.count("game.claim") == 2
 
 
+async def test_after_a_granted_forfeit_the_deadlines_stay_stopped(repo: Repository) -> None:
+    """Regression: a deadline set, a pause or its proposal's confirmation after a forfeit was
+    granted were logged ("The deadlines are paused until ...") though the clock had stopped."""
+    table = await seated(repo, silence="5d")
+    table.clock.advance(days=5)
+    await table.fire()
+    pending = await table.act(BOB, gc.GameDeadlinePause(length="3d"))  # before the ruling
+    claim = await table.act(ALICE, gc.GameDeadlineClaim(reason="five days"))
+    granted = await table.act(
+        ADMIN, gc.GameRule(entry=claim.seq or 0, decision="grant", reason="silent")
+    )
+    before = await table.entries()
+    stopped = (
+        f"Entry {granted.seq} granted Axis a win by forfeit: the game's deadlines have stopped."
+    )
+    for actor, command in [
+        (ALICE, gc.GameConfirm(entry=pending.seq or 0)),
+        (BOB, gc.GameDeadlineSet(duration="2d")),
+        (ALICE, gc.GameDeadlinePause(length="3d")),
+        (ADMIN, gc.GameDeadlineSet(duration="2d")),
+        (ADMIN, gc.GameDeadlinePause(length="3d")),
+    ]:
+        with pytest.raises((UserError, RulesError)) as refused:
+            await table.act(actor, command)
+        assert str(refused.value) == stopped, (actor.name, command)
+    assert await table.entries() == before
+
+
 async def test_a_granted_forfeit_reaches_the_league_export_with_its_ruling(
     repo: Repository,
 ) -> None:

@@ -207,9 +207,13 @@ def render_embed(reply: Reply) -> discord.Embed:
         name, value = cut(name, FIELD_NAME_LIMIT), value or "—"
         last_slot = index == FIELDS_LIMIT - 1 and len(fields) > FIELDS_LIMIT
         if last_slot or len(name) + len(value) > budget:
-            left = len(fields) - index  # never dropped without saying so
-            left_out = f"{counted(left, 'more part')} left out (see /game log)"
-            embed.add_field(name="…", value=left_out)
+            left = len(fields) - index  # never dropped without saying so, nor where they are
+            where = (
+                f"entry #{reply.seq} in full: /game export"
+                if reply.seq is not None and not reply.ephemeral
+                else "see /game log"
+            )
+            embed.add_field(name="…", value=f"{counted(left, 'more part')} left out ({where})")
             break
         budget -= len(name) + len(value)
         embed.add_field(name=name, value=value, inline=False)

@@ -271,3 +271,29 @@ def test_the_guides_commands_for_ones_own_commitment_give_the_commitment_the_bot
     from bot.log.seats import note_commitment as checked  # the standalone checker's formula
 
     assert checked(salt, text) == note_commitment(salt, text)
+
+
+def test_notes_revealed_at_the_end_that_do_not_fit_one_message_are_pointed_to_in_the_export(
+    tmp_path: Path,
+) -> None:
+    """Regression: seven notes of 1,000 characters revealed by /game end overflow Discord's 6,000
+    characters; the embed said "(see /game log)", whose line for the end shows no note."""
+
+    async def run() -> None:
+        table = Table(await open_repository(tmp_path / "many.db"))
+        try:
+            await table.do(REF, gc.GameNew(system="asl"))
+            await table.do(ALICE, gc.GameSeat(side="Axis"))
+            texts = [f"note {n}: " + "x" * 990 for n in range(7)]
+            for text in texts:
+                await table.do(ALICE, gc.GameSeal(text=text))
+            ended = await table.do(REF, gc.GameEnd())
+            embed = render_embed(ended)
+            assert embed.fields[-1].name == "…"
+            assert embed.fields[-1].value.endswith(f"(entry #{ended.seq} in full: /game export)")
+            export = await table.export()
+            assert all(text in export for text in texts)
+        finally:
+            await table.repo.close()
+
+    asyncio.run(run())

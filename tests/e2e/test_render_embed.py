@@ -129,10 +129,10 @@ def test_an_embed_with_more_fields_than_discord_allows_says_how_many_are_left_ou
     embed = render_embed(many)
     assert len(embed.fields) == FIELDS_LIMIT
     assert embed.fields[-1].name == "…"
-    assert embed.fields[-1].value == "13 more parts left out (see /game log)"
+    assert embed.fields[-1].value == "13 more parts left out (entry #12 in full: /game export)"
     full = fire_reply(facts=(), steps=(), fields=tuple((f"#{i}", "x" * 1000) for i in range(1, 7)))
     embed = render_embed(full)  # six fields of 1,000 characters: the last one goes over 6,000
-    assert embed.fields[-1].value == "1 more part left out (see /game log)"  # not '1 more parts'
+    assert embed.fields[-1].value == "1 more part left out (entry #12 in full: /game export)"
 
 
 def test_files_are_the_export_and_one_histogram_per_die_size() -> None:

@@ -290,7 +290,9 @@ def test_notes_revealed_at_the_end_that_do_not_fit_one_message_are_pointed_to_in
             ended = await table.do(REF, gc.GameEnd())
             embed = render_embed(ended)
             assert embed.fields[-1].name == "…"
-            assert embed.fields[-1].value.endswith(f"(entry #{ended.seq} in full: /game export)")
+            assert (embed.fields[-1].value or "").endswith(
+                f"(entry #{ended.seq} in full: /game export)"
+            )
             export = await table.export()
             assert all(text in export for text in texts)
         finally:

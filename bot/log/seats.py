@@ -165,7 +165,7 @@ class Table:
         nothing alone for another side."""
         seq = entry["seq"]
         if kind == "game.result":
-            expected = "agreed" if agreed else "referee" if free else "conceded"
+            expected = "referee" if free else "agreed" if agreed else "conceded"
             if entry.get("settled") != expected:
                 raise Mismatch(seq, f"says the result was settled {entry.get('settled')!r}; "
                                f"it was {expected!r}")  # fmt: skip

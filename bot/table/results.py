@@ -114,8 +114,10 @@ def _recorded(
 def _confirmed(
     core: Core, live: Live, actor: Actor, command: gc.GameResult, agreed: dict[str, Any]
 ) -> Change:
-    """A proposed result the other side confirmed."""
-    return _recorded(live.row, actor, result_fields(live.row, command), "agreed", agreed)
+    """A proposed result the other side confirmed — or a referee without a seat, whose result it
+    then is (the other side's player never agreed)."""
+    settled = "referee" if free_hand(live.row, actor) else "agreed"
+    return _recorded(live.row, actor, result_fields(live.row, command), settled, agreed)
 
 
 def _disputed(

@@ -141,6 +141,26 @@ def test_a_result_is_confirmed_disputed_and_ruled_or_conceded_as_the_log_shows(
     )
 
 
+def test_a_result_a_referee_without_a_seat_confirms_is_the_referees_not_agreed(
+    tmp_path: Path,
+) -> None:
+    """Regression: the organiser confirming Alice's proposed result was logged, replied and
+    exported to the league as "agreed by both sides", though Bob never agreed."""
+    lines = [
+        *CONFIRMED[:3],
+        (ALICE, "/game result winner:Axis scenario:FT91 attacker:Axis tournament:T round:4"),
+        (REF, "/game confirm entry:4"),
+    ]
+    text = asyncio.run(play(tmp_path / "by_referee.db", lines))
+    recorded = next(e for e in entries_of(text) if e["kind"] == "game.result")
+    assert (recorded["by"]["name"], recorded["settled"]) == ("ref", "referee")
+    assert recorded["agreed"]["proposed_by"]["name"] == "alice"
+    report = verify_text(text, SYSTEMS)
+    assert report.ok, report.message
+    run = standalone(text, tmp_path)
+    assert run.returncode == 0, run.stdout
+
+
 @pytest.mark.parametrize("name", ["disputed", "confirmed", "conceded"])
 def test_the_honest_exports_verify_with_both(
     exports: dict[str, str], name: str, tmp_path: Path
@@ -174,6 +194,12 @@ def result_as_concession(entries: list[dict[str, Any]]) -> None:
 def result_by_a_spectator(entries: list[dict[str, Any]]) -> None:
     """The proposal confirmed by someone who holds no seat and referees nothing."""
     _entry(entries, "game.result")["by"] = {"id": CAROL.user_id, "name": "carol"}
+
+
+def result_by_a_referee_said_agreed(entries: list[dict[str, Any]]) -> None:
+    """The proposal confirmed by a referee without a seat, said agreed by both sides: Bob, the
+    other side's player, never agreed (it is the referee's result)."""
+    _entry(entries, "game.result")["by"] = {"id": REF.user_id, "name": "ref"}
 
 
 def ruling_by_the_seated_referee(entries: list[dict[str, Any]]) -> None:
@@ -211,7 +237,12 @@ def ruling_under_old_rules(entries: list[dict[str, Any]]) -> None:
 
 
 FORGERIES = {
-    "confirmed": [result_alone, result_as_concession, result_by_a_spectator],
+    "confirmed": [
+        result_alone,
+        result_as_concession,
+        result_by_a_spectator,
+        result_by_a_referee_said_agreed,
+    ],
     "disputed": [
         ruling_by_the_seated_referee,
         ruling_by_a_player,

@@ -510,7 +510,8 @@ class ClockCheck:
         kind = entry["kind"]
         by = int(entry["by"]["id"])
         agreed = "agreed" in entry
-        if self.forfeit is not None and kind in ("game.extend", "game.missed", "game.claim"):
+        if self.forfeit is not None and (kind == "game.deadline" or kind in CLOCK_KINDS):
+            # the clock stopped at the forfeit: nothing of it follows
             return f"a {kind} entry after entry {self.forfeit} granted a forfeit"
         if kind in ("game.deadline", "game.pause", "game.resume"):
             if not agreed and not (referee and not held):

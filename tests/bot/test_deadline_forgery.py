@@ -109,6 +109,16 @@ def result_against_the_forfeit(entries: list[dict[str, Any]]) -> None:
     of_kind(entries, "game.result")["winner"] = "Allied"
 
 
+def deadline_after_the_forfeit(entries: list[dict[str, Any]]) -> None:
+    """The organiser's deadline written again after the forfeit was granted (the clock stopped)."""
+    ruling = of_kind(entries, "game.ruling")
+    at = entries.index(ruling) + 1
+    again = {**of_kind(entries, "game.deadline"), "at": ruling["at"], "interaction": "i-again"}
+    entries.insert(at, again)
+    for seq, entry in enumerate(entries[at:], start=ruling["seq"] + 1):
+        entry["seq"] = seq
+
+
 def claim_for_the_other_side(entries: list[dict[str, Any]]) -> None:
     claim = of_kind(entries, "game.claim")
     claim["side"], claim["against"] = "Allied", "Axis"
@@ -126,6 +136,7 @@ FORGERIES: dict[str, Callable[[list[dict[str, Any]]], None]] = {
     "a forfeit granted by a player": forfeit_granted_by_a_player,
     "a ruling on an entry that is no forfeit claim": ruling_on_no_claim,
     "a result naming the forfeit's loser the winner": result_against_the_forfeit,
+    "a deadline set after the forfeit was granted": deadline_after_the_forfeit,
 }
 
 

@@ -58,8 +58,7 @@ class SeedingRepository(SQLiteRepository):
 
 def asl_setup() -> list[Any]:
     """The setup of the benchmark's ASL table: level 4, squads A and B, HMG and LMG, the PFPh."""
-    return [
-        gc.GameSeat(side="Axis"),
+    return [  # the creator holds no seat, as at the benchmark's table: a referee for every side
         SetLevel(side="Axis", level=4),
         AddUnit(name="A", side="Axis", kind="squad"),
         AddUnit(name="B", side="Axis", kind="squad"),

@@ -65,7 +65,7 @@ class Settings(BaseSettings):
     )
     db_timeout: float = Field(default=60.0, gt=0, validation_alias="REFEREE_DB_TIMEOUT")
     db_pool: int = Field(default=8, ge=1, validation_alias="REFEREE_DB_POOL")
-    db_queue: int = Field(default=100, ge=0, validation_alias="REFEREE_DB_QUEUE")
+    db_queue: int = Field(default=1000, ge=0, validation_alias="REFEREE_DB_QUEUE")
     metrics_port: int | None = Field(
         default=None, ge=0, le=65535, validation_alias="REFEREE_METRICS_PORT"
     )

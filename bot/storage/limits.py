@@ -21,7 +21,7 @@ from bot.errors import DatabaseBusy, DatabaseTimeout, DatabaseUnreachable
 
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_POOL = 8
-DEFAULT_QUEUE = 100
+DEFAULT_QUEUE = 1000
 
 
 @dataclass(frozen=True)

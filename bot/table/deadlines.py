@@ -34,6 +34,7 @@ from bot.service.change import Change, Live, copy_table
 from bot.service.core import Core
 from bot.service.handlers import read, write
 from bot.service.permissions import free_hand, held_sides, require_player
+from bot.service.proposals import drop_proposal
 from bot.stats.times import duration_text
 from bot.table import commands as gc
 from bot.table.reminders import ball_of, now_of, now_quietly, pauses_of, settings_of
@@ -162,7 +163,7 @@ async def _set(
     data: dict[str, Any] = {"clock": settings.to_json(), "command": _command(command)}
     if agreed is not None:
         data["agreed"] = agreed
-        table["proposals"] = [p for p in table["proposals"] if p["entry"] != agreed["proposal"]]
+        drop_proposal(table, agreed)
     return Change(kind="game.deadline", data=data, table=table)
 
 
@@ -292,7 +293,7 @@ def _pause(
                             "command": _command(command)}  # fmt: skip
     if agreed is not None:
         data["agreed"] = agreed
-        table["proposals"] = [p for p in table["proposals"] if p["entry"] != agreed["proposal"]]
+        drop_proposal(table, agreed)
     return Change(kind="game.pause", data=data, table=table, at=now_text)
 
 
@@ -334,7 +335,7 @@ def _resume(
     data: dict[str, Any] = {"pause": current.seq, "command": _command(command)}
     if agreed is not None:
         data["agreed"] = agreed
-        table["proposals"] = [p for p in table["proposals"] if p["entry"] != agreed["proposal"]]
+        drop_proposal(table, agreed)
     return Change(kind="game.resume", data=data, table=table, at=now_text)
 
 

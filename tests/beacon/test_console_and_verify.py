@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from bot.dice.beacon.local import LocalChain
+from bot.log import verify_dice
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICKNET_HASH = "52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971"
@@ -165,8 +166,25 @@ def test_tampered_beacon_exports_are_refused(tmp_path: Path, chain_file: Path) -
         assert result.returncode == 1 and f"entry {resolved['seq']}" in result.stdout
 
     # 2. another round's signature and randomness, consistent with each other: the dice no
-    # longer match, and the signature is not the declared round's
-    other = LocalChain.new(period=1)
+    # longer match, and the signature is not the declared round's. Another chain's randomness
+    # gives the same faces by chance (1 in 6 for one d6), so the chain is drawn until they differ
+    seed = bytes.fromhex(log[-1]["revealed_seed"])
+
+    def faces(randomness: bytes) -> list[int]:
+        return [
+            verify_dice.die_face(seed, header["game"], bytes(32), d["seq"], d["sides"], randomness)
+            for d in resolved["dice"]
+        ]
+
+    assert faces(bytes.fromhex(resolved["beacon"]["randomness"])) == [
+        d["face"] for d in resolved["dice"]
+    ]
+    other = next(
+        chain
+        for chain in (LocalChain.new(period=1) for _ in range(100))
+        if faces(chain.beacon(resolved["beacon"]["round"]).randomness)
+        != [d["face"] for d in resolved["dice"]]
+    )
 
     def signature(entry: dict[str, Any]) -> None:
         beacon = other.beacon(entry["beacon"]["round"])

@@ -118,17 +118,19 @@ class SQLiteRepository(Repository):
                 path.parent.mkdir(parents=True, exist_ok=True)
             # the loop's own connection first: a file that cannot be opened or is no database
             # is refused here, before aiosqlite starts a thread that would outlive the failure
-            direct = sqlite3.connect(path, isolation_level=None)
+            # opening waits up to the deadline for another process's lock (a fresh file being
+            # migrated by a process started at the same time), not sqlite3's default of 5 s
+            direct = sqlite3.connect(path, isolation_level=None, timeout=limits.timeout)
             opened.append(direct)
             for pragma in (*_PRAGMAS, "PRAGMA busy_timeout=0"):  # the loop's thread never waits
                 direct.execute(pragma)
-            writer = await aiosqlite.connect(path, isolation_level=None)
+            writer = await aiosqlite.connect(path, isolation_level=None, timeout=limits.timeout)
             opened.append(writer)
             for pragma in (*_PRAGMAS, waits):
                 await writer.execute(pragma)
             async with _begin(writer) as tx:  # processes opening a new file migrate it once
                 await migrate(tx, "sqlite")
-            reader = await aiosqlite.connect(path, isolation_level=None)
+            reader = await aiosqlite.connect(path, isolation_level=None, timeout=limits.timeout)
             opened.append(reader)
             for pragma in (*_PRAGMAS[1:], waits):
                 await reader.execute(pragma)

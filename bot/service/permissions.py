@@ -91,8 +91,12 @@ def is_referee(row: GameRow, actor: Actor) -> bool:
 
 
 def held_sides(row: GameRow, actor: Actor) -> list[str]:
-    """The sides whose seat the actor holds."""
-    return [side for side, p in row.table["seats"].items() if p and p["id"] == actor.user_id]
+    """The sides whose seat the actor holds, in the game's order of sides (storage may sort the
+    seats' keys)."""
+    seats = row.table["seats"]
+    return [
+        side for side in row.table["sides"] if (p := seats.get(side)) and p["id"] == actor.user_id
+    ]
 
 
 def require_referee(row: GameRow, actor: Actor, what: str) -> None:

@@ -165,8 +165,8 @@ async def game_list(core: Core, place: Place, actor: Actor, command: gc.GameList
         disputed += bool(dispute)
         waiting = f" — result disputed: /game rule entry:{dispute[0]['entry']}" if dispute else ""
         clock = await _waiting(core, game)
-        for side, player in game.table["seats"].items():
-            if player:
+        for side in game.table["sides"]:  # the game's order (storage may sort the seats' keys)
+            if player := game.table["seats"].get(side):
                 line = f"<#{game.channel_id}> {game.title} ({game.system}, {side}){waiting}"
                 if clock is not None and clock[0] == side:
                     line += f" — {clock[1]}"

@@ -58,3 +58,22 @@ def test_seats_keep_the_games_order_after_a_restart(tmp_path: Path) -> None:
     run = referee("console", "-", "--db", db, stdin="/game status\n/game log last:1\n")
     assert run.returncode == 0, run.stdout
     assert _status(run.stdout, 1)["Seats"] == "Axis: ann, Allied: ben"
+
+
+def test_one_player_s_sides_keep_the_games_order_after_a_restart(tmp_path: Path) -> None:
+    """Regression: read back from the database, the sides one person holds came in the order
+    storage sorted the seats' keys — `/game list` gave ann's Allied line before her Axis line and
+    a referee holding both seats was told "you play Allied and Axis" — not the game's order."""
+    db = str(tmp_path / "g.db")
+    seated = (
+        '@ann /game new system:asl title:"Hill 621"\n@ann /game seat Axis\n@ann /game seat Allied\n'
+    )
+    assert referee("console", "-", "--db", db, stdin=seated).returncode == 0
+    asked = "@ann /game list\n@ann /game rule entry:1 decision:grant reason:x\n"
+    run = referee("console", "-", "--db", db, stdin=asked)
+    listed = run.stdout.split("Active games in this server: 1\n", 1)[1].splitlines()
+    assert listed[:2] == [
+        "  ann: <#162558192159878> Hill 621 (asl, Axis)",
+        "    <#162558192159878> Hill 621 (asl, Allied)",
+    ], run.stdout
+    assert "you play Axis and Allied" in run.stdout, run.stdout

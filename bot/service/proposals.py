@@ -69,9 +69,7 @@ async def _void(
         raise CannotVoid(f"There is no entry {command.entry} in this game's log.")
     target = targets[0]
     if target.kind not in VOIDABLE:
-        raise CannotVoid(
-            f"Entry {command.entry} is a {target.kind} entry; only actions and rolls can be voided."
-        )
+        raise CannotVoid(_not_voidable(command.entry, target.kind))
     if command.entry in voided:
         raise CannotVoid(f"Entry {command.entry} is already void.")
     voided.add(command.entry)
@@ -108,6 +106,51 @@ async def _void(
         data["agreed"] = agreed
         drop_proposal(table, agreed)
     return Change(kind="game.void", data=data, table=table, state=new_state)
+
+
+ENTRY_WORDS = {
+    "game.new": "the game's start",
+    "game.seat": "a seat taken",
+    "game.referee.add": "a referee named",
+    "game.referee.remove": "a referee removed",
+    "game.seed": "a seed phrase",
+    "game.rotate": "a new dice seed",
+    "game.notices": "turn notices turned on or off",
+    "game.result": "a result",
+    "game.end": "the game's end",
+    "game.void": "a void",
+    "game.decline": "a proposal's refusal",
+    "game.dispute": "a dispute",
+    "game.ruling": "a ruling",
+    "game.cancel": "a declaration's cancelling",
+    "game.seal": "a sealed note",
+    "game.reveal": "a note revealed",
+    "game.deadline": "a deadline",
+    "game.pause": "a pause",
+    "game.resume": "a pause's end",
+    "game.extend": "an extension",
+    "game.missed": "a missed deadline",
+    "game.claim": "a forfeit claim",
+    "declared": "a declaration waiting for its beacon round",
+}
+"""What a log entry of each kind is, in the table's words (not the log's kinds)."""
+
+
+def _not_voidable(entry: int, kind: str) -> str:
+    """Why entry ``entry`` (of ``kind``) cannot be voided, in one sentence.
+
+    >>> print(_not_voidable(4, "game.propose"))  # doctest: +ELLIPSIS
+    Entry 4 is a proposal (#4), not an action or a roll: /game decline entry:4 refuses or ...
+    >>> _not_voidable(2, "game.seat")
+    'Entry 2 is a seat taken, not an action or a roll; only those can be voided.'
+    """
+    if kind == "game.propose":
+        return (
+            f"Entry {entry} is a proposal (#{entry}), not an action or a roll: "
+            f"/game decline entry:{entry} refuses or withdraws it."
+        )
+    what = ENTRY_WORDS.get(kind, f"a {command_path(kind)} entry")
+    return f"Entry {entry} is {what}, not an action or a roll; only those can be voided."
 
 
 def _waiting(row: GameRow, entry: int) -> dict[str, Any]:

@@ -91,3 +91,43 @@ def test_a_proposed_set_up_that_no_longer_applies_tells_the_confirmer_what_to_do
         "change it.\n"
     ) in run.stdout, run.stdout
     assert "#6 Proposal 4 declined — bob" in run.stdout
+
+
+def _console(tmp_path: Path, script_text: str) -> str:
+    script = tmp_path / "game.txt"
+    script.write_text(script_text, encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-m", "bot", "console", str(script), "--db", str(tmp_path / "g.db")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    return run.stdout
+
+
+def test_a_void_of_what_is_not_an_action_or_a_roll_names_it_in_the_tables_words(
+    tmp_path: Path,
+) -> None:
+    """Regression: the refusal named the log's internal kind ("Entry 4 is a game.propose
+    entry")."""
+    out = _console(
+        tmp_path,
+        """\
+@ref /game new system:asl title:"Hill 621"
+@ann /game seat side:Axis
+@ben /game seat side:Allied
+@ann /game result winner:Axis scenario:FT91 attacker:Axis
+@ref /game void entry:4 reason:"not yet"
+@ref /game void entry:2 reason:"wrong seat"
+@ref /game void entry:1 reason:"start again"
+""",
+    )
+    assert (
+        "line 5: Entry 4 is a proposal (#4), not an action or a roll: /game decline entry:4 "
+        "refuses or withdraws it.\n"
+    ) in out, out
+    seat = "line 6: Entry 2 is a seat taken, not an action or a roll; only those can be voided.\n"
+    assert seat in out
+    assert "line 7: Entry 1 is the game's start, not an action or a roll;" in out
+    assert "game." not in "".join(line for line in out.splitlines() if line.startswith("line"))

@@ -25,7 +25,7 @@ from bot.service.permissions import (
     referee_only_options,
     sides_as_spelled,
 )
-from bot.service.replies import odds_lines
+from bot.service.replies import odds_lines, who_confirms
 from rules_core.dice import ScriptedDice
 from rules_core.errors import InvalidInput
 from rules_core.odds import OddsTooLarge
@@ -127,15 +127,20 @@ def propose(
     concerned: list[str],
     missing: list[str],
 ) -> Change:
-    """Log a proposal the player of ``missing`` (or a referee without a seat) confirms."""
+    """Log a proposal the player of ``missing`` (or a referee without a seat) confirms; the
+    same proposal while one waits is refused, naming the one waiting."""
     row = live.row
     seq = row.head_seq + 1
+    dumped = command.model_dump(mode="json")
+    for waiting in row.table.get("proposals", ()):
+        if waiting["command"] == dumped:
+            raise InvalidInput(_proposed_already(waiting, actor))
     table = copy_table(row.table)
     table["proposals"].append(
         {
             "entry": seq,
             "by": {"id": actor.user_id, "name": actor.name},
-            "command": command.model_dump(mode="json"),
+            "command": dumped,
             "sides": concerned,
             "needs": missing,
         }
@@ -144,6 +149,20 @@ def propose(
         kind="game.propose",
         data={"command": command.model_dump(mode="json"), "sides": concerned, "needs": missing},
         table=table,
+    )
+
+
+def _proposed_already(waiting: dict[str, Any], actor: Actor) -> str:
+    """The refusal of a proposal that waits already (``waiting``), to ``actor``."""
+    entry = waiting["entry"]
+    if waiting["by"]["id"] != actor.user_id:
+        return (
+            f"Proposal #{entry} of {waiting['by']['name']} already proposes this: "
+            f"/game confirm entry:{entry} agrees to it."
+        )
+    return (
+        f"Proposal #{entry} already proposes this; {who_confirms(waiting['needs'])} confirms it "
+        f"(/game confirm entry:{entry}) or you withdraw it (/game decline entry:{entry})."
     )
 
 

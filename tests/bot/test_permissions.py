@@ -253,6 +253,8 @@ async def test_no_player_acts_on_the_other_sides_things(
                 else:
                     if reply.command != "/game propose" or actor is SPECTATOR:
                         bypasses.append(f"{actor.name}, {why}: accepted ({reply.title})")
+                    elif reply.seq is not None:  # withdrawn: the same proposal again is refused
+                        await table.act(actor, gc.GameDecline(entry=reply.seq))
                 after = await table.snapshot()
                 if after[1] != before[1]:
                     bypasses.append(f"{actor.name}, {why}: changed the state")
@@ -308,8 +310,8 @@ async def test_cwb_parameters_without_a_side_need_both_players(tmp_path: Path) -
     table, _, _ = await new_table(tmp_path, "cwb")
     try:
         before = await table.snapshot()
-        for actor in (ATTACKER, VICTIM):
-            reply = await table.line(actor, "/cwb params ammo-loss:100")
+        for actor, loss in ((ATTACKER, 100), (VICTIM, 90)):  # the same twice: one proposal
+            reply = await table.line(actor, f"/cwb params ammo-loss:{loss}")
             assert reply.command == "/game propose"
         assert (await table.snapshot())[1] == before[1]
         assert (await table.line(REFEREE, "/cwb params ammo-loss:5")).command == "/cwb params"

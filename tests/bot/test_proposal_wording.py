@@ -131,3 +131,28 @@ def test_a_void_of_what_is_not_an_action_or_a_roll_names_it_in_the_tables_words(
     assert seat in out
     assert "line 7: Entry 1 is the game's start, not an action or a roll;" in out
     assert "game." not in "".join(line for line in out.splitlines() if line.startswith("line"))
+
+
+def test_the_same_proposal_twice_is_refused_naming_the_one_waiting(tmp_path: Path) -> None:
+    """Regression: the same proposal could be made again while the first waited, leaving two
+    identical proposals for the other side to answer."""
+    out = _console(
+        tmp_path,
+        """\
+@ref /game new system:asl title:"Hill 621"
+@ann /game seat side:Axis
+@ben /game seat side:Allied
+@ann /asl level side:Allied level:2
+@ann /asl level side:Allied level:2
+@ben /asl level side:Allied level:2
+@ann /asl level side:Allied level:3
+""",
+    )
+    assert (
+        "line 5: Proposal #4 already proposes this; the Allied player confirms it (/game confirm "
+        "entry:4) or you withdraw it (/game decline entry:4).\n"
+    ) in out, out
+    assert (
+        "line 6: Proposal #4 of ann already proposes this: /game confirm entry:4 agrees to it.\n"
+    ) in out, out
+    assert "#5 ann proposes /asl level side:Allied level:3" in out  # another: a new proposal

@@ -19,9 +19,14 @@ import sys
 from bot.errors import NoGameHere
 from bot.models import Actor, Place
 from bot.service.game_service import GameService
-from bot.storage import open_repository
+from bot.storage import open_repository, postgres
 from bot.table import commands as gc
 from tests.bot.toysystem import SYSTEM, Ammo, Shoot
+
+CONNECT_WITHIN = 120.0
+"""Seconds a writer waits to connect to PostgreSQL (the bot's 10 s is for an unreachable server:
+here the server is up, and ten writers starting at once on a loaded 2-core machine once took
+longer: "Cannot open the PostgreSQL database ... no answer within 10 s")."""
 
 PLACE = Place(guild_id=1, channel_id=1)
 ALICE = Actor(user_id=1, name="alice")
@@ -82,4 +87,5 @@ def zygote() -> None:
 
 
 if __name__ == "__main__":
+    postgres.CONNECT_TIMEOUT = CONNECT_WITHIN
     zygote()

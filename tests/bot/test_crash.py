@@ -24,7 +24,8 @@ import pytest
 
 from bot.log.export import export_game
 from bot.log.verify import verify_lines
-from bot.storage import open_repository
+from bot.storage import open_repository, postgres
+from tests.bot.crash_writer import CONNECT_WITHIN
 from tests.bot.toysystem import SYSTEM
 from tests.pgserver import PostgresServer
 
@@ -88,8 +89,11 @@ async def chain(path: Path | str, rng: random.Random) -> list[int]:
 
 @pytest.mark.timeout(1800)  # ~60 s on a quiet machine; ten times that under a loaded one
 async def test_sigkill_at_random_points_always_leaves_a_consistent_verifiable_game(
-    engine: str, tmp_path: Path, request: pytest.FixtureRequest
+    engine: str, tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # the checks connect as patiently as the writers: ten chains' replays share this event loop,
+    # and a connection opened while they run is not what this test is about
+    monkeypatch.setattr(postgres, "CONNECT_TIMEOUT", CONNECT_WITHIN)
     rng = random.Random()
     targets: list[Path | str] = [tmp_path / f"crash{n}.db" for n in range(CHAINS)]
     if engine == "postgresql":

@@ -83,12 +83,13 @@ def test_rejection_sampling_retries_with_the_next_attempt() -> None:
 
 
 def test_a_million_derived_dice_do_not_reject_uniformity() -> None:
-    deriver = Deriver(new_seed(), game="chi", players=NO_PLAYERS)
+    # a fixed seed: with a fresh one, a fair deriver fails this at random 1 time in 10,000
+    deriver = Deriver(SEED, game="chi", players=NO_PLAYERS)
     faces = [deriver.face(seq, 6) for seq in range(1, 1_000_001)]
     counts = {face: faces.count(face) for face in range(1, 7)}
     result = chi_square(counts)
     assert result.enough_data
-    assert result.p_value > 0.0001, (counts, result)
+    assert result.p_value > 0.0001, (counts, result)  # this seed: 0.20
 
 
 def test_each_seed_is_fresh_and_its_commitment_is_its_sha256() -> None:

@@ -30,7 +30,11 @@ async def relay() -> AsyncIterator[LocalRelay]:
 
 
 def beacon_config(relay: LocalRelay, **kwargs: float) -> BeaconConfig:
-    return BeaconConfig(chain=relay.info, relays=(relay.url,), timeout=0.5, **kwargs)  # type: ignore[arg-type]
+    """The relay's chain; a relay that answers does so in milliseconds, but a loaded machine may
+    take seconds: 3 s a request, and a player waits up to 30 s for a round that comes (a test of
+    a round that does not come says how patient the player is)."""
+    settings = {"timeout": 3.0, "patience": 30.0, **kwargs}
+    return BeaconConfig(chain=relay.info, relays=(relay.url,), **settings)  # type: ignore[arg-type]
 
 
 @pytest.fixture

@@ -22,6 +22,9 @@ from bot.log import verify_dice
 ROOT = Path(__file__).resolve().parents[2]
 QUICKNET_HASH = "52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971"
 PLUGIN = ("--plugin", "tests.bot.toysystem")
+STARTS_WITHIN = 120
+"""Seconds the local chain's process may take to write its chain file: about 1 s on a quiet
+machine, and more than the 10 s once allowed while other test runs loaded both cores."""
 
 BEACON_GAME = """\
 /game new system:toy title:"Beacon test" dice:beacon
@@ -46,12 +49,12 @@ def chain_file(tmp_path: Path) -> Iterator[Path]:
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     try:
-        for _ in range(200):
-            if path.exists() and path.read_text(encoding="utf-8").strip().endswith("}"):
-                break
+        deadline = time.monotonic() + STARTS_WITHIN
+        while not (path.exists() and path.read_text(encoding="utf-8").strip().endswith("}")):
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.terminate()
+                raise AssertionError(f"the local chain did not start: {process.communicate()}")
             time.sleep(0.05)
-        else:
-            raise AssertionError("the local chain did not start")
         yield path
     finally:
         process.terminate()

@@ -45,7 +45,7 @@ async def test_two_processes_resuming_one_declaration_resolve_it_once(
         await first.close_beacon()  # the process stopped with the declaration pending
         assert await first.resume_beacon() == await second.resume_beacon() == 1
         relay.down = False  # both fetch the round and try to resolve it
-        for _ in range(100):
+        for _ in range(600):  # a minute at most (a second or two on a quiet machine)
             if first_posted or second_posted:
                 break
             await asyncio.sleep(0.1)

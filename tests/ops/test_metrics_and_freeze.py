@@ -71,7 +71,7 @@ async def test_metrics_health_and_a_frozen_database_seen_from_outside(
     base = found[1]
     async with aiohttp.ClientSession() as session:
         assert await status(session, f"{base}/healthz") == (200, "ok\n")
-        for _ in range(100):  # ready once discord.py says so (~2 s after the guilds came)
+        for _ in range(600):  # ready once discord.py says so (~2 s after the guilds came)
             code, text = await status(session, f"{base}/readyz")
             if code == 200:
                 break
@@ -105,7 +105,7 @@ async def test_metrics_health_and_a_frozen_database_seen_from_outside(
         assert row is not None
         before = [e.interaction_id for e in await repo.entries(row.id)]
 
-        async with locked_by_a_sleeper(url, 5.0) as sleeper:
+        async with locked_by_a_sleeper(url, 60.0) as sleeper:
             began = time.monotonic()
             sent = [
                 await fake_discord.slash(
@@ -120,7 +120,8 @@ async def test_metrics_health_and_a_frozen_database_seen_from_outside(
                     reply = await one.next_reply(30)
                 replies.append(reply)
             assert [r.content for r in replies] == [SENTENCE] * 4, [r.data for r in replies]
-            assert time.monotonic() - began < 4.5  # each within its deadline, not the freeze's
+            # each within its deadline (1 s, and seconds more under load), not the freeze's 60 s
+            assert time.monotonic() - began < 20
             code, text = await status(session, f"{base}/readyz")
             assert code == 503 and "the database did not answer" in text, text
             assert await status(session, f"{base}/healthz") == (200, "ok\n")

@@ -31,6 +31,10 @@ from tests.bot.toysystem import SYSTEM
 from tests.pgserver import PostgresServer, find_bindir
 
 TIMEOUT = 1.0
+SLACK = 3.0
+"""Seconds a loaded machine may add to an answer due at the deadline and its margin (1 s each):
+every freeze here lasts until the answers are in, so a request waiting for the thaw instead of
+its deadline would never be answered in time however large this is."""
 SENTENCE = "The database did not answer within 1 s, so nothing was changed; try again in a minute."
 
 
@@ -71,7 +75,8 @@ async def timed_out(service: GameService, interaction: str, reason: str) -> floa
 
 @contextlib.asynccontextmanager
 async def locked_by_a_sleeper(url: str, seconds: float) -> AsyncIterator[asyncio.Task[None]]:
-    """Another session locks the games table and sleeps in ``pg_sleep`` (then commits)."""
+    """Another session locks the games table and sleeps in ``pg_sleep`` for ``seconds`` or until
+    the block ends, whichever comes first (its transaction then ends and the table thaws)."""
     sleeper = await asyncpg.connect(url)
     locked = asyncio.Event()
 
@@ -86,7 +91,9 @@ async def locked_by_a_sleeper(url: str, seconds: float) -> AsyncIterator[asyncio
     try:
         yield task
     finally:
-        await task
+        task.cancel()  # asyncpg cancels the sleep on the server, and the transaction rolls back
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
         await sleeper.close()
 
 
@@ -116,10 +123,10 @@ async def test_a_postgresql_table_locked_by_a_sleeping_session_times_requests_ou
         await start_game(service)
         await service.handle(HERE, ALICE, "before", roll("before"))
         head, ids = await stored(url)
-        async with locked_by_a_sleeper(url, 4.0) as sleeper:
+        async with locked_by_a_sleeper(url, 60.0) as sleeper:
             # five players at once: each waits at most the deadline and its margin, and is told
             took = await asyncio.gather(*(timed_out(service, f"frozen-{n}", "x") for n in range(5)))
-            assert all(TIMEOUT <= t < TIMEOUT + 1.5 for t in took), took
+            assert all(TIMEOUT <= t < TIMEOUT + 1.0 + SLACK for t in took), took
             assert not sleeper.done()  # the database was still frozen when they were answered
         # thawed: the statements that waited behind the lock ran, found their deadline passed
         # and stored nothing
@@ -142,12 +149,12 @@ async def test_a_postgresql_server_stopped_with_sigstop_times_requests_out_and_c
             took = await asyncio.gather(
                 *(timed_out(service, f"stopped-{n}", "x") for n in range(3))
             )
-            assert all(t < TIMEOUT + 1.5 for t in took), took
+            assert all(t < TIMEOUT + 1.0 + SLACK for t in took), took
             await asyncio.sleep(1.0)  # frozen well past every deadline
         # the server read the appends waiting in its sockets only now: too late, nothing stored
         await asyncio.sleep(0.5)
         assert await stored(url) == (head, ids)
-        for attempt in range(20):  # the bot recovers without a restart
+        for attempt in range(300):  # the bot recovers without a restart
             try:
                 reply = await service.handle(HERE, ALICE, f"after-{attempt}", roll("after"))
                 break
@@ -181,8 +188,8 @@ async def test_an_sqlite_file_whose_write_lock_another_process_holds_times_write
         status = await service.handle(HERE, ALICE, "status", gc.GameStatus())  # reads go on
         ticking.cancel()
         assert status.title
-        assert all(TIMEOUT <= t < TIMEOUT + 1.0 for t in took), took
-        assert max(gaps) < 0.5, max(gaps)
+        assert all(TIMEOUT <= t < TIMEOUT + SLACK for t in took), took
+        assert max(gaps) < 0.9, max(gaps)  # a write waiting in the loop would stop it 1 s
         other.execute("COMMIT")
         other.close()
         assert await stored(database) == (head, ids)
@@ -199,7 +206,7 @@ async def test_the_waiting_queue_is_bounded_and_a_connection_not_had_in_time_is_
     async with serving(url, Limits(timeout=TIMEOUT, pool=1, queue=2)) as service:
         await start_game(service)
         places = [Place(guild_id=100, channel_id=300 + n) for n in range(10)]
-        async with locked_by_a_sleeper(url, 3.0):
+        async with locked_by_a_sleeper(url, 60.0):
 
             async def status(place: Place) -> tuple[str, float]:
                 began = time.monotonic()
@@ -213,7 +220,8 @@ async def test_the_waiting_queue_is_bounded_and_a_connection_not_had_in_time_is_
         kinds = [kind for kind, _ in answers]
         assert kinds.count(DatabaseBusy.__name__) == 7, answers
         assert kinds.count(DatabaseTimeout.__name__) == 3, answers
-        assert all(t < 0.2 for kind, t in answers if kind == DatabaseBusy.__name__), answers
+        # at once: not after the 1 s deadline of a request that waited
+        assert all(t < 0.5 for kind, t in answers if kind == DatabaseBusy.__name__), answers
         busy = Limits().busy().user_message
         assert busy.endswith("so nothing was changed; try again in a minute."), busy
         assert (await service.handle(HERE, ALICE, "after", roll("after"))).seq is not None
@@ -244,10 +252,10 @@ async def test_a_postgresql_server_that_goes_down_and_comes_back_is_one_sentence
                 assert refused.value.user_message.endswith(
                     "so nothing was changed; try again in a minute."
                 ), refused.value.user_message
-                assert time.monotonic() - began < TIMEOUT + 1.5
+                assert time.monotonic() - began < TIMEOUT + 1.0 + SLACK
             assert isinstance(refused.value, DatabaseUnreachable), refused.value
             server.launch()
-            for attempt in range(50):
+            for attempt in range(600):
                 try:
                     reply = await service.handle(HERE, ALICE, f"back-{attempt}", roll("back"))
                     break

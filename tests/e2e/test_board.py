@@ -9,8 +9,7 @@ One bot serves the module; each test plays in its own channel.
 from __future__ import annotations
 
 import asyncio
-import math
-import time
+import itertools
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -79,7 +78,7 @@ async def test_the_board_is_posted_pinned_and_edited_after_an_action(
     await answer(discord, ["asl", "unit", "add"], squad, channel=channel)
     await answer(discord, ["asl", "unit", "set"], {"name": "4-6-7 A", "status": "broken"},
                  channel=channel)  # fmt: skip
-    for _ in range(60):
+    for _ in range(600):  # a minute at most (a second or two on a quiet machine)
         if "Broken: 4-6-7 A" in field(discord.messages[board["id"]], "Table"):
             break
         await asyncio.sleep(0.1)
@@ -135,7 +134,6 @@ async def test_a_burst_of_actions_makes_a_bounded_number_of_edits(
     channel = "board-4"
     await new_game(discord, channel)
     await answer(discord, ["game", "board"], {}, channel=channel)
-    started = time.monotonic()
     burst = 12
     sent = [  # all at once, as a busy table types them
         await discord.slash(["roll"], {"dice": "dr", "reason": f"burst {n}"}, channel=channel)
@@ -144,16 +142,20 @@ async def test_a_burst_of_actions_makes_a_bounded_number_of_edits(
     for each in sent:
         if (await each.next_reply(TIMEOUT)).type == 5:
             await each.next_reply(TIMEOUT)
-    took = time.monotonic() - started
     last = 3 + burst
-    for _ in range(60):
+    for _ in range(600):  # a minute at most (a second or two on a quiet machine)
         edits = discord.events(channel, "edit")
         if edits and f"#{last} alice" in field(edits[-1].message, "Last entries"):
             break
         await asyncio.sleep(0.1)
     edits = discord.events(channel, "edit")
     assert f"#{last} alice" in field(edits[-1].message, "Last entries")
-    assert len(edits) <= math.ceil(took) + 2 < burst, (len(edits), took)
+    # at most one edit a second, however slowly a loaded machine answers the burst: the next
+    # edit is sent a second after the last one was answered (a count of edits against the
+    # burst's duration was wrong when the last edit came more than a second after the last reply,
+    # and a loaded machine may spread twelve rolls over more than twelve seconds)
+    gaps = [later.at - earlier.at for earlier, later in itertools.pairwise(edits)]
+    assert all(gap >= 0.999 for gap in gaps), gaps
 
 
 async def test_a_board_turned_off_is_no_longer_edited(

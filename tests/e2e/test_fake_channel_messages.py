@@ -120,7 +120,7 @@ async def test_without_pin_messages_the_pin_is_refused_and_the_bot_knows_it(
 ) -> None:
     await fake_discord.set_bot_permissions("table-1", deny=p.PIN_MESSAGES)
     channel = channel_of(client, fake_discord, "table-1")
-    for _ in range(50):  # the CHANNEL_UPDATE reaches the client's cache
+    for _ in range(600):  # the CHANNEL_UPDATE reaches the client's cache (30 s at most)
         if not channel.permissions_for(channel.guild.me).pin_messages:
             break
         await asyncio.sleep(0.05)
@@ -156,7 +156,7 @@ async def test_the_interactions_app_permissions_agree_with_the_channel(
     await fake_discord.set_bot_permissions("table-1", deny=p.PIN_MESSAGES | p.EMBED_LINKS)
     channel = channel_of(client, fake_discord, "table-1")
     sent = await fake_discord._send(2, {"id": "1", "name": "x", "type": 1}, "alice", "table-1")
-    for _ in range(50):  # the CHANNEL_UPDATE reaches the client's cache
+    for _ in range(600):  # the CHANNEL_UPDATE reaches the client's cache (30 s at most)
         if not channel.permissions_for(channel.guild.me).pin_messages:
             break
         await asyncio.sleep(0.05)

@@ -146,7 +146,8 @@ class ChannelEvent:
 
     ``action`` is ``"create"``, ``"edit"``, ``"delete"``, ``"pin"`` or ``"unpin"``; ``channel``
     the channel's (or thread's) name; ``message`` the message as it was right after the change;
-    ``data`` the body the bot sent (empty for deletes and pins).
+    ``data`` the body the bot sent (empty for deletes and pins); ``at`` when the fake Discord
+    took it (``time.monotonic()``).
     """
 
     action: str
@@ -154,6 +155,7 @@ class ChannelEvent:
     message: dict[str, Any]
     data: dict[str, Any] = field(default_factory=dict)
     files: list[UploadedFile] = field(default_factory=list)
+    at: float = field(default_factory=time.monotonic)
 
     @property
     def text(self) -> str:
@@ -175,7 +177,7 @@ class SentInteraction:
     """Deferred (type 5) and not answered yet: the next follow-up replaces the original."""
     replies: asyncio.Queue[Reply] = field(default_factory=asyncio.Queue)
 
-    async def next_reply(self, timeout: float = 15.0) -> Reply:
+    async def next_reply(self, timeout: float = 60.0) -> Reply:
         """The next callback, follow-up or edit the bot sent for this interaction."""
         try:
             return await asyncio.wait_for(self.replies.get(), timeout)
@@ -645,7 +647,7 @@ class FakeDiscord:
         ]
 
     async def wait_for_event(
-        self, channel: str, action: str, *, count: int = 1, timeout: float = 15.0
+        self, channel: str, action: str, *, count: int = 1, timeout: float = 60.0
     ) -> ChannelEvent:
         """Wait until ``channel`` has seen ``count`` events of ``action``; the last of them."""
         deadline = time.monotonic() + timeout

@@ -270,11 +270,11 @@ def test_preview_enumerates_the_d100_and_is_fast() -> None:
     read = list(branches(lambda dice: SYSTEM.resolve(state, action, dice).facts))
     assert [b.faces for b in read] == [(face,) for face in range(1, 101)]
     SYSTEM.odds(state, action)
-    started = time.perf_counter()
+    started = time.thread_time()  # CPU time: other processes on a loaded host do not count
     for _ in range(20):
         SYSTEM.odds(state, action)
-    per_preview = (time.perf_counter() - started) / 20
-    assert per_preview < 0.05  # target 5 ms (measured ≈ 2 ms); 10× slack for loaded CI hosts
+    per_preview = (time.thread_time() - started) / 20
+    assert per_preview < 0.05  # target 5 ms (measured ≈ 2 ms); 10× slack for slow CI hosts
 
 
 def test_unit_list_is_read_only_and_shows_the_reminders() -> None:

@@ -47,7 +47,7 @@ async def table(
         bot = await launcher.start_ready(
             ["-m", "bot", "run"],
             REFEREE_BEACON_CHAIN=str(chain_file),
-            REFEREE_BEACON_TIMEOUT="0.5",
+            REFEREE_BEACON_TIMEOUT="3",  # the relay answers in milliseconds, seconds under load
             REFEREE_DICE="beacon",  # the operator's default for /game new
         )
         yield discord, relay, bot
@@ -107,7 +107,7 @@ async def test_a_beacon_game_declares_publicly_then_answers_with_a_follow_up(
     result = await fire.next_reply(TIMEOUT)
     assert result.kind == "followup" and f"(beacon round {r})" in result.text, result.data
     assert "malfunctioned" in result.text  # B2: every DR of 2 or more breaks it
-    assert time.time() - started < 6
+    assert time.time() - started < 20  # the round (1.5 s at most), then seconds under load
     roll = await send(discord, ["roll"], {"dice": "DR", "reason": "Morale"}, user="bob")
     assert DECLARED.search((await roll.next_reply(TIMEOUT)).text)
     rolled = await roll.next_reply(TIMEOUT)

@@ -249,7 +249,7 @@ async def test_a_redelivered_interaction_does_not_roll_twice(
     assert embed(first)["title"].startswith(f"#{before + 1} ")
     refusals = len(discord.refusals)
     await discord.redeliver(sent)
-    for _ in range(100):  # the bot's second answer is refused by Discord (already acknowledged)
+    for _ in range(600):  # the bot's second answer is refused by Discord (already acknowledged)
         if len(discord.refusals) > refusals:
             break
         await asyncio.sleep(0.1)

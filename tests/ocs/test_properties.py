@@ -324,10 +324,10 @@ def test_each_preview_is_fast(case: str) -> None:
         "capture": Capture(side="Axis", hex="B2", unit="Moto"),
     }
     SYSTEM.odds(state, actions[case])
-    start = time.perf_counter()
+    start = time.thread_time()  # CPU time: other processes on a loaded host do not count
     for _ in range(10):
         SYSTEM.odds(state, actions[case])
-    per_preview = (time.perf_counter() - start) / 10
+    per_preview = (time.thread_time() - start) / 10
     assert per_preview < 0.05  # generous in CI; measured figures are in docs/rules/OCS.md
 
 

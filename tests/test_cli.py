@@ -15,7 +15,7 @@ def run_referee(*args: str, env: dict[str, str] | None = None) -> subprocess.Com
         capture_output=True,
         text=True,
         env=base,
-        timeout=60,
+        timeout=180,
         cwd=os.path.dirname(os.path.dirname(__file__)),
     )
 

@@ -58,7 +58,7 @@ def chain_file(tmp_path: Path) -> Iterator[Path]:
         yield path
     finally:
         process.terminate()
-        process.wait(timeout=10)
+        process.wait(timeout=60)
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

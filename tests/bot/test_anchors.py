@@ -113,7 +113,7 @@ def test_the_status_board_shows_the_heads_anchor_and_its_signed_head(tmp_path: P
     (export,) = tmp_path.glob("game-*.jsonl")
     key = subprocess.run(
         [sys.executable, "-m", "bot", "key", "show", "--db", str(tmp_path / "a.db")],
-        capture_output=True, text=True, timeout=60, cwd=ROOT,
+        capture_output=True, text=True, timeout=180, cwd=ROOT,
     ).stdout.split()[0]  # fmt: skip
     anchors = [Anchor.parse(found[1]), Anchor.parse(found[3])]
     report = verify_file(export, InstalledSystems(), [key], anchors)
@@ -132,7 +132,7 @@ def test_the_heads_game_status_shows_are_taken_as_copied(tmp_path: Path) -> None
     (export,) = tmp_path.glob("game-*.jsonl")
     key = subprocess.run(
         [sys.executable, "-m", "bot", "key", "show", "--db", str(tmp_path / "a.db")],
-        capture_output=True, text=True, timeout=60, cwd=ROOT,
+        capture_output=True, text=True, timeout=180, cwd=ROOT,
     ).stdout.split()[0]  # fmt: skip
     taken = [Anchor.parse(short[1]), Anchor.parse(signed[1])]
     assert taken[0].seq == 5 and len(taken[0].digest) == 12

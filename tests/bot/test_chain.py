@@ -142,14 +142,14 @@ def test_the_standalone_verifier_runs_alone_and_reports_the_first_mismatch(
     env = {"PATH": "/usr/bin:/bin", "PYTHONNOUSERSITE": "1"}
     ok = subprocess.run(
         [sys.executable, "-I", "-S", str(VERIFY_DICE), str(good)],
-        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60,
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=180,
     )  # fmt: skip
     assert ok.returncode == 0, ok.stdout + ok.stderr
     assert ok.stdout.startswith("OK: 10 entries consistent")
     assert "Not checked: the rulings" in ok.stdout  # what it does not prove, said
     failed = subprocess.run(
         [sys.executable, "-I", "-S", str(VERIFY_DICE), str(bad)],
-        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60,
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=180,
     )  # fmt: skip
     assert failed.returncode == 1
     assert failed.stdout.startswith("MISMATCH at entry 3: has sequence number 4")

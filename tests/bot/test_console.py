@@ -153,7 +153,7 @@ def test_a_whole_scripted_game_of_each_system_runs_and_its_export_verifies(
     )
     standalone = subprocess.run(
         [sys.executable, "-I", str(ROOT / "bot" / "log" / "verify_dice.py"), str(export)],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True, text=True, timeout=180,
     )  # fmt: skip
     assert standalone.returncode == 0, standalone.stdout
     # tampering with any ruling is caught by the full verifier

@@ -115,7 +115,7 @@ def referee(*args: str, stdin: str = "", cwd: Path = ROOT) -> subprocess.Complet
     env["DISCORD_TOKEN"] = ""
     return subprocess.run(
         [sys.executable, "-m", "bot", *args],
-        input=stdin, capture_output=True, text=True, env=env, cwd=cwd, timeout=60,
+        input=stdin, capture_output=True, text=True, env=env, cwd=cwd, timeout=180,
     )  # fmt: skip
 
 
@@ -127,7 +127,7 @@ def test_without_a_token_the_console_hint_is_a_command_that_runs_here() -> None:
     assert commands and all(not c.startswith("referee ") for c in commands), commands
     assert "make console" in commands
     dry = subprocess.run(
-        ["make", "-n", "console"], capture_output=True, text=True, cwd=ROOT, timeout=60
+        ["make", "-n", "console"], capture_output=True, text=True, cwd=ROOT, timeout=180
     )
     assert dry.returncode == 0 and "referee console" in dry.stdout
 

@@ -75,7 +75,7 @@ def referee(*args: str) -> subprocess.CompletedProcess[str]:
 def standalone(path: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, str(ROOT / "bot" / "log" / "verify_dice.py"), str(path)],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True, text=True, timeout=180,
     )  # fmt: skip
 
 

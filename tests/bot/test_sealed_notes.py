@@ -263,7 +263,7 @@ def test_the_guides_commands_for_ones_own_commitment_give_the_commitment_the_bot
     block = section.split("```sh\n", 1)[1].split("```", 1)[0]
     run = subprocess.run(
         ["bash", "-c", block + 'echo "$SALT"\necho "$TEXT"\n'],
-        capture_output=True, text=True, timeout=60, check=True,
+        capture_output=True, text=True, timeout=180, check=True,
     )  # fmt: skip
     printed, salt, text = run.stdout.splitlines()
     assert printed.split()[0] == note_commitment(salt, text)

@@ -47,7 +47,7 @@ def test_shards_that_do_not_fit_are_refused(shards: str, count: int | None, said
 def test_referee_run_with_shards_beyond_the_count_is_one_sentence(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "bot", "run", "--shards", "0-3", "--shard-count", "2"],
-        capture_output=True, text=True, timeout=60, cwd=tmp_path,
+        capture_output=True, text=True, timeout=180, cwd=tmp_path,
         env={"PATH": "/usr/bin:/bin", "DISCORD_TOKEN": "not-used"},
     )  # fmt: skip
     assert done.returncode == 1

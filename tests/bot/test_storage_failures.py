@@ -33,7 +33,7 @@ def test_the_console_on_a_corrupt_database_says_so_in_one_sentence(tmp_path: Pat
     db = corrupt(tmp_path / "bad.db")
     run = subprocess.run(
         [sys.executable, "-m", "bot", "console", "--db", str(db)],
-        input="/game status\n", capture_output=True, text=True, env=env(), cwd=ROOT, timeout=60,
+        input="/game status\n", capture_output=True, text=True, env=env(), cwd=ROOT, timeout=180,
     )  # fmt: skip
     assert run.returncode == 2
     assert run.stderr.strip() == f"Cannot open the SQLite database {db}: file is not a database."
@@ -44,7 +44,7 @@ def test_the_bot_on_a_corrupt_database_exits_instead_of_hanging(tmp_path: Path) 
     db = corrupt(tmp_path / "bad.db")
     run = subprocess.run(
         [sys.executable, "-m", "bot", "run"],
-        capture_output=True, text=True, cwd=ROOT, timeout=60,
+        capture_output=True, text=True, cwd=ROOT, timeout=180,
         env=env(DISCORD_TOKEN="not.a.token", REFEREE_DB=str(db), REFEREE_STATE_DIR=str(tmp_path)),
     )  # fmt: skip
     assert run.returncode == 2, run.stderr
@@ -77,7 +77,7 @@ def test_processes_creating_a_fresh_database_at_once_migrate_it_once(tmp_path: P
             for _ in range(6)
         ]
         for process in starts:
-            _, err = process.communicate(timeout=60)
+            _, err = process.communicate(timeout=180)
             assert process.returncode == 0, err
         with sqlite3.connect(db) as check:
             latest = migrations()[-1][0]
@@ -89,7 +89,7 @@ def test_several_processes_writing_one_channel_all_succeed(tmp_path: Path) -> No
     console = [sys.executable, "-m", "bot", "console", "-", "--db", str(db), "--json"]
     setup = "/game new system:asl\n@alice /game seat side:Axis\n"
     first = subprocess.run(
-        console, input=setup, capture_output=True, text=True, env=env(), cwd=ROOT, timeout=60
+        console, input=setup, capture_output=True, text=True, env=env(), cwd=ROOT, timeout=180
     )
     assert first.returncode == 0, first.stdout + first.stderr
     writers = [
@@ -118,7 +118,7 @@ def test_several_processes_writing_one_channel_all_succeed(tmp_path: Path) -> No
         assert process.returncode == 0, err
     end = subprocess.run(
         [*console[:-1], "--out", str(tmp_path)], input="/game end\n/game export\n",
-        capture_output=True, text=True, env=env(), cwd=ROOT, timeout=60,
+        capture_output=True, text=True, env=env(), cwd=ROOT, timeout=180,
     )  # fmt: skip
     assert end.returncode == 0, end.stdout
     (export,) = tmp_path.glob("game-*.jsonl")

@@ -81,7 +81,7 @@ def standalone(text: str | bytes, tmp: Path) -> subprocess.CompletedProcess[str]
         path.write_bytes(text)
     return subprocess.run(
         [sys.executable, "-I", str(ROOT / "bot" / "log" / "verify_dice.py"), str(path)],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True, text=True, timeout=180,
     )  # fmt: skip
 
 

@@ -29,7 +29,7 @@ class BotProcess:
     def output(self) -> str:
         return self.log.read_text(errors="replace")
 
-    async def stop(self, timeout: float = 20.0, signum: int = signal.SIGTERM) -> int:
+    async def stop(self, timeout: float = 60.0, signum: int = signal.SIGTERM) -> int:
         """SIGTERM, then wait for a graceful exit (SIGKILL only if it hangs); the exit code."""
         if self.process.returncode is None:
             self.process.send_signal(signum)

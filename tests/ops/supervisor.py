@@ -131,7 +131,7 @@ class Supervisor:
             if process.returncode is None:
                 process.send_signal(signal.SIGTERM)
             try:
-                codes[name] = await asyncio.wait_for(process.wait(), 30)
+                codes[name] = await asyncio.wait_for(process.wait(), 60)
             except TimeoutError:
                 process.kill()
                 codes[name] = await process.wait()

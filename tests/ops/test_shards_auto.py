@@ -47,7 +47,7 @@ def test_shards_auto_with_a_shard_count_is_refused_in_one_sentence(tmp_path: Pat
 
     done = subprocess.run(
         [sys.executable, "-m", "bot", "run", "--shards", "auto", "--shard-count", "4"],
-        capture_output=True, text=True, timeout=60, cwd=tmp_path,
+        capture_output=True, text=True, timeout=180, cwd=tmp_path,
         env={"PATH": "/usr/bin:/bin", "DISCORD_TOKEN": "not-used"},
     )  # fmt: skip
     assert done.returncode == 1

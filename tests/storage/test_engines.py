@@ -235,7 +235,7 @@ async def test_processes_starting_at_once_on_a_new_database_migrate_it_once(
     processes = [
         subprocess.Popen([sys.executable, "-c", OPEN, str(database)], cwd=ROOT) for _ in range(4)
     ]
-    assert [p.wait(timeout=60) for p in processes] == [0, 0, 0, 0]
+    assert [p.wait(timeout=180) for p in processes] == [0, 0, 0, 0]
     repo = await open_repository(database)
     try:
         assert await repo.schema_version() == migrations()[-1][0]
@@ -255,7 +255,7 @@ async def test_processes_starting_at_once_on_a_new_database_migrate_it_once(
 def console_exit(database: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "bot", "console", "--db", database],
-        input="/game status\n", capture_output=True, text=True, timeout=60, cwd=tmp_path,
+        input="/game status\n", capture_output=True, text=True, timeout=180, cwd=tmp_path,
     )  # fmt: skip
 
 
@@ -273,7 +273,7 @@ def test_a_database_that_cannot_be_opened_is_one_sentence_and_exit_2(
     (tmp_path / "not-a-database.db").write_text("this is a text file, not a database\n" * 100)
     started = time.monotonic()
     done = console_exit(database, tmp_path)
-    assert time.monotonic() - started < 30  # no thread left hanging
+    assert time.monotonic() - started < 90  # no thread left hanging (a second or two, quiet)
     assert done.returncode == 2, done
     assert done.stderr.startswith(said), done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
@@ -283,7 +283,7 @@ def test_a_database_that_cannot_be_opened_is_one_sentence_and_exit_2(
 def test_a_bad_database_url_setting_is_one_sentence(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "bot", "console"],
-        input="", capture_output=True, text=True, timeout=60, cwd=tmp_path,
+        input="", capture_output=True, text=True, timeout=180, cwd=tmp_path,
         env={"PATH": "/usr/bin:/bin", "REFEREE_DATABASE_URL": "mysql://x@y/z"},
     )  # fmt: skip
     assert done.returncode == 1
@@ -297,7 +297,7 @@ async def test_the_console_plays_on_postgresql_given_a_url(database: str, tmp_pa
     done = subprocess.run(
         [sys.executable, "-m", "bot", "console", "--db", database],
         input="/game new system:asl\n/roll dice:2d6\n", capture_output=True, text=True,
-        timeout=60, cwd=tmp_path,
+        timeout=180, cwd=tmp_path,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     connection = await asyncpg.connect(database)
@@ -337,7 +337,7 @@ def test_the_bot_on_a_database_it_cannot_open_exits_2_with_one_sentence(tmp_path
     }
     done = subprocess.run(
         [sys.executable, "-m", "bot", "run"],
-        capture_output=True, text=True, timeout=60, cwd=tmp_path, env=environment,
+        capture_output=True, text=True, timeout=180, cwd=tmp_path, env=environment,
     )  # fmt: skip
     assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stderr

@@ -132,7 +132,7 @@ async def test_different_games_do_not_wait_for_each_other(service: GameService) 
     await start_game(service)
     await start_game(service, there)
     async with service.core.lock(HERE):  # a writer holds this game's lock
-        reply = await asyncio.wait_for(service.handle(there, ALICE, "x", Shoot(side="Axis")), 5)
+        reply = await asyncio.wait_for(service.handle(there, ALICE, "x", Shoot(side="Axis")), 60)
         assert reply.seq == 4
         blocked = asyncio.create_task(service.handle(HERE, ALICE, "y", Shoot(side="Axis")))
         await asyncio.sleep(0.05)

@@ -58,7 +58,8 @@ async def _beacon_game(db: Path, *, end: bool) -> str:
     relay = LocalRelay(LocalChain.new(period=1))
     await relay.start()
     try:
-        config = BeaconConfig(chain=relay.info, relays=(relay.url,), timeout=0.5)
+        # the relay answers in milliseconds, seconds under load: a round that comes is waited for
+        config = BeaconConfig(chain=relay.info, relays=(relay.url,), timeout=3.0, patience=30.0)
         return await page.play(db, beacon=config, end=end)
     finally:
         await relay.stop()

@@ -108,13 +108,13 @@ async def test_gateway_speaks_one_zlib_stream(
     inflate = zlib.decompressobj()
     url = f"{fake_discord.gateway_url}?v=10&encoding=json&compress=zlib-stream"
     async with http.ws_connect(url) as ws:
-        hello = await ws.receive_bytes(timeout=5)
+        hello = await ws.receive_bytes(timeout=60)
         assert hello.endswith(b"\x00\x00\xff\xff")
         assert json.loads(inflate.decompress(hello))["op"] == 10
         await ws.send_json({"op": 2, "d": {"token": fake_discord.token, "intents": 0}})
         events = []
         for _ in range(2):
-            frame = json.loads(inflate.decompress(await ws.receive_bytes(timeout=5)))
+            frame = json.loads(inflate.decompress(await ws.receive_bytes(timeout=60)))
             events.append((frame["t"], frame["s"]))
         assert events == [("READY", 1), ("GUILD_CREATE", 2)]
         await fake_discord.wait_until_ready(1)

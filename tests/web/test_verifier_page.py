@@ -129,7 +129,8 @@ def test_a_beacon_game_verifies_in_the_page_which_says_what_it_did_not_check(
         relay = LocalRelay(LocalChain.new(period=1))
         await relay.start()
         try:
-            config = BeaconConfig(chain=relay.info, relays=(relay.url,), timeout=0.5)
+            # the relay answers in milliseconds, seconds under load: a round that comes is awaited
+            config = BeaconConfig(chain=relay.info, relays=(relay.url,), timeout=3.0, patience=30.0)
             return await play(tmp_path / "b.db", beacon=config)
         finally:
             await relay.stop()

@@ -5,13 +5,15 @@ A9.223, FB16.2).
 
 from __future__ import annotations
 
+from typing import cast
+
 from rules_core.asl.actions import Fire
 from rules_core.asl.breakdown import Fate
 from rules_core.asl.fire.plan import FirePlan
 from rules_core.asl.fire.result import FireResult
 from rules_core.asl.fire.usage import Usage
 from rules_core.asl.lanes import mans_lane, standing_lanes
-from rules_core.asl.state import AslState, FireLane, FireMarker, ShotCount, Unit, Weapon
+from rules_core.asl.state import AslState, FireLane, FireMarker, ShotCount, Unit
 
 UNIT_MARKER_AFTER: dict[tuple[str, FireMarker], FireMarker] = {
     ("pfph", "none"): "prep",
@@ -35,56 +37,72 @@ def record_usage(state: AslState, usage: Usage, phase: str) -> AslState:
     >>> a.fired, a.fire_marker, a.mgs
     (True, 'prep', ('HMG',))
     """
-    units: dict[str, Unit] = {}
+    return _with_updates(state, {}, usage_updates(state, usage, phase))
+
+
+Updates = dict[str, dict[str, object]]
+"""The fields to change, by unit (or weapon) name: one copy each, however many rules touch it."""
+
+
+def usage_updates(state: AslState, usage: Usage, phase: str) -> Updates:
+    """What recording a declaration's use changes in its units (A8 markers, A9.11, A9.12)."""
+    units: Updates = {}
+
+    def now(name: str) -> Unit:
+        unit = state.unit(name)
+        assert unit is not None
+        return unit
+
+    def value(name: str, field: str) -> object:
+        pending = units.get(name)
+        return pending[field] if pending and field in pending else getattr(now(name), field)
 
     def touch(name: str, **update: object) -> None:
-        unit = units.get(name) or state.unit(name)
-        assert unit is not None
-        units[unit.name] = unit.model_copy(update=update)
+        units.setdefault(now(name).name, {}).update(update)
 
     for name in usage.inherent:
-        unit = units.get(name) or state.unit(name)
-        assert unit is not None
-        marker = UNIT_MARKER_AFTER.get((phase, unit.fire_marker), unit.fire_marker)
-        touch(name, fired=True, fire_marker=marker)
+        marker = cast(FireMarker, value(name, "fire_marker"))
+        touch(name, fired=True, fire_marker=UNIT_MARKER_AFTER.get((phase, marker), marker))
     for owner, mg in usage.mgs:
-        unit = units.get(owner) or state.unit(owner)
-        assert unit is not None
-        if mg not in unit.mgs:
-            touch(owner, mgs=(*unit.mgs, mg))
+        mgs = value(owner, "mgs")
+        assert isinstance(mgs, tuple)
+        if mg not in mgs:
+            touch(owner, mgs=(*mgs, mg))
     for name in usage.forfeits:
         touch(name, forfeit=True)
     for name in usage.sw_users:
         touch(name, sw_used=True)
     if phase == "pfph":  # A3: a unit that used a SW in the PFPh is marked Prep Fire too
         for name in {owner for owner, _ in usage.mgs} | set(usage.sw_users):
-            unit = units.get(name) or state.unit(name)
-            assert unit is not None
-            if unit.fire_marker == "none":
+            if value(name, "fire_marker") == "none":
                 touch(name, fire_marker="prep")
     if usage.leader is not None:
         touch(usage.leader, directed=True)
-    return state.with_units(units)
+    return units
 
 
-def apply_fire(state: AslState, action: Fire, plan: FirePlan, result: FireResult) -> AslState:
-    """The state after a resolved attack (A9.7 status, A9.2 markers, A8/A9.11/A9.12 use, FB16.2
-    Unit Replacement, A9.22/A9.223 Fire Lanes, A9.2 MPh shots).
+def _with_updates(state: AslState, weapons: Updates, units: Updates) -> AslState:
+    """``state`` with each named weapon and unit copied once with its updates (stack order
+    kept); ``state`` itself when nothing changes."""
+    if not weapons and not units:
+        return state
+    update: dict[str, object] = {}
+    if weapons:
+        update["weapons"] = tuple(
+            w.model_copy(update=weapons[w.name]) if w.name in weapons else w for w in state.weapons
+        )
+    if units:
+        update["units"] = tuple(
+            u.model_copy(update=units[u.name]) if u.name in units else u for u in state.units
+        )
+    return state.model_copy(update=update)
 
-    >>> from rules_core.asl.examples import fb16_fire_group
-    >>> from rules_core.asl.fire.plan import plan_fire
-    >>> from rules_core.asl.fire.result import settle
-    >>> st, fire = fb16_fire_group(), Fire(weapons=("LMG",))
-    >>> plan = plan_fire(st, fire)
-    >>> after = apply_fire(st, fire, plan, settle(plan, 5, 6, frozenset({"LMG"}), frozenset()))
-    >>> after.weapon("LMG").status
-    'malfunctioned'
-    """
-    changed: dict[str, Weapon] = {}
+
+def _weapon_updates(plan: FirePlan, result: FireResult) -> Updates:
+    """A9.7 status, A9.2 markers and ROF, A9.22 lanes laid, A9.21 Covered Arcs, by weapon."""
+    changed: Updates = {}
     kinds = {w.name: w.kind for w in plan.weapons}
     for r in result.weapons:
-        weapon = state.weapon(r.name)
-        assert weapon is not None
         update: dict[str, object] = {}
         if r.fate == Fate.MALF:
             update["status"] = "malfunctioned"
@@ -104,28 +122,50 @@ def apply_fire(state: AslState, action: Fire, plan: FirePlan, result: FireResult
         if r.name in plan.fixes_ca and r.fate == Fate.OK:
             update["ca_fixed"] = True  # A9.21: its further shots this phase inside this CA
         if update:
-            changed[weapon.name] = weapon.model_copy(update=update)
-    new = state.with_weapons(changed)
-    new = record_usage(new, plan.usage, plan.phase)
-    units: dict[str, Unit] = {}
+            changed[r.name] = update
+    return changed
 
-    def touch(name: str, **update: object) -> None:
-        unit = units.get(name) or new.unit(name)
-        assert unit is not None
-        units[unit.name] = unit.model_copy(update=update)
 
+def apply_fire(state: AslState, action: Fire, plan: FirePlan, result: FireResult) -> AslState:
+    """The state after a resolved attack (A9.7 status, A9.2 markers, A8/A9.11/A9.12 use, FB16.2
+    Unit Replacement, A9.22/A9.223 Fire Lanes, A9.2 MPh shots).
+
+    Every weapon and unit the attack changes is copied once, and the state once (then again
+    only if a Fire Lane ends, is laid or a MPh shot is counted).
+
+    >>> from rules_core.asl.examples import fb16_fire_group
+    >>> from rules_core.asl.fire.plan import plan_fire
+    >>> from rules_core.asl.fire.result import settle
+    >>> st, fire = fb16_fire_group(), Fire(weapons=("LMG",))
+    >>> plan = plan_fire(st, fire)
+    >>> after = apply_fire(st, fire, plan, settle(plan, 5, 6, frozenset({"LMG"}), frozenset()))
+    >>> after.weapon("LMG").status
+    'malfunctioned'
+    """
+    weapons = {}
+    for name, update in _weapon_updates(plan, result).items():
+        weapon = state.weapon(name)
+        assert weapon is not None
+        weapons[weapon.name] = update
+    units = usage_updates(state, plan.usage, plan.phase)
     for name, effect in result.replacement:
-        unit = units.get(name) or new.unit(name)
+        unit = state.unit(name)
         assert unit is not None
+        pending = units.setdefault(unit.name, {})
         if effect.startswith("replaced"):
-            touch(name, quality=unit.replaced_by[0], replaced_by=unit.replaced_by[1:])
+            chain = pending.get("replaced_by", unit.replaced_by)
+            assert isinstance(chain, tuple)
+            pending.update(quality=chain[0], replaced_by=chain[1:])
         elif effect == "broken":
-            touch(name, broken=True)
-    new = new.with_units(units)
+            pending["broken"] = True
+        if not pending:
+            del units[unit.name]
+    new = _with_updates(state, weapons, units)
     canceled = {name.lower() for name in plan.lanes_canceled}  # A9.223: a TPBF situation
-    new = new.model_copy(
-        update={"fire_lanes": tuple(f for f in new.fire_lanes if f.weapon.lower() not in canceled)}
-    )
+    if canceled:
+        kept = tuple(f for f in new.fire_lanes if f.weapon.lower() not in canceled)
+        if len(kept) != len(new.fire_lanes):
+            new = new.model_copy(update={"fire_lanes": kept})
     # A9.223: a lane ends when its MG breaks or its manning Infantry break (FB16.2 included)
     new, _ = standing_lanes(new)
     lanes = new.fire_lanes
@@ -134,14 +174,18 @@ def apply_fire(state: AslState, action: Fire, plan: FirePlan, result: FireResult
             mg = new.weapon(w.name)
             if w.kind == "sw_mg" and mg is not None and mans_lane(new, mg):
                 lanes = (*lanes, FireLane(weapon=w.name, location=action.location or ""))
-    shots = list(new.shots)
+    shots = new.shots
     if plan.phase == "mph" and not plan.lane_residual and action.location is not None:
+        counted = list(shots)
         for w in plan.weapons:
             if w.kind not in ("sw_mg", "veh_mg"):
                 continue
             for target in action.targets:
-                shots = count_shot(shots, w.name, target, action.location)
-    return new.model_copy(update={"fire_lanes": lanes, "shots": tuple(shots)})
+                counted = count_shot(counted, w.name, target, action.location)
+        shots = tuple(counted)
+    if lanes is new.fire_lanes and shots is new.shots:
+        return new
+    return new.model_copy(update={"fire_lanes": lanes, "shots": shots})
 
 
 def count_shot(shots: list[ShotCount], weapon: str, target: str, location: str) -> list[ShotCount]:
@@ -162,4 +206,4 @@ def count_shot(shots: list[ShotCount], weapon: str, target: str, location: str) 
     return kept
 
 
-__all__ = ["UNIT_MARKER_AFTER", "apply_fire", "count_shot", "record_usage"]
+__all__ = ["UNIT_MARKER_AFTER", "apply_fire", "count_shot", "record_usage", "usage_updates"]

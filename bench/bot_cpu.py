@@ -1,7 +1,7 @@
 """The bot's CPU per action through the fake Discord, for comparing settings or checkouts.
 
     .venv/bin/python -m bench.bot_cpu [--cycles 60] [--channels 100 --per-channel 14] \\
-        [--env NAME=VALUE ...] [--label TEXT]
+        [--env NAME=VALUE ...] [--label TEXT] [--pin]
 
 One run: the fake Discord and the real bot (``python -m bot run``, as ``bench.run`` starts it),
 the benchmark's ASL game set up, 10 fire cycles to warm up, then ``--cycles`` fire cycles (6
@@ -10,7 +10,8 @@ resets + 1 ``/asl fire``) one after the other, and then every channel of ``--cha
 action (all its threads, from /proc) and the harness's (this process: the fake Discord and the
 clients), sequential and under load, and the load's rate. CPU time depends much less on the
 machine's load than latency does; still, compare runs made one after the other (interleaved
-pairs), and give the load average (``uptime``).
+pairs), and give the load average (``uptime``). ``--pin`` puts the harness on one CPU and the
+bot on the others, as ``bench.run --pin`` does.
 """
 
 from __future__ import annotations
@@ -22,19 +23,39 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.run import ASL_FIRE, ASL_RESET, ASL_SETUP, REFEREE_RUN, act, add_channels, cpu_seconds
+from bench.run import (
+    ASL_FIRE,
+    ASL_RESET,
+    ASL_SETUP,
+    REFEREE_RUN,
+    act,
+    add_channels,
+    cpu_seconds,
+    pin,
+    pinned_cpus,
+)
 from tests.e2e.conftest import BotLauncher
 from tests.fake_discord import FakeDiscord
 
 
-async def measure(cycles: int, channels: int, per_channel: int, env: dict[str, str]) -> str:
+async def measure(
+    cycles: int,
+    channels: int,
+    per_channel: int,
+    env: dict[str, str],
+    pinned: tuple[set[int], set[int]] | None = None,
+) -> str:
     cycle = [*ASL_RESET, ASL_FIRE]
+    if pinned is not None:
+        pin(os.getpid(), pinned[0])
     with tempfile.TemporaryDirectory(prefix="referee-bot-cpu-") as tmp:
         async with FakeDiscord() as discord:
             tables = [f"t{i}" for i in range(channels)]
             add_channels(discord, tables)
             env = {"REFEREE_DB": str(Path(tmp) / "referee.db"), **env}
             bot = await BotLauncher(discord, Path(tmp)).start_ready(REFEREE_RUN, **env)
+            if pinned is not None:
+                pin(bot.process.pid, pinned[1])
             try:
                 for command in ASL_SETUP:
                     await act(discord, command, "table-1")
@@ -87,11 +108,14 @@ def main() -> None:
     parser.add_argument("--per-channel", type=int, default=14, help="actions per channel")
     parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for the bot")
     parser.add_argument("--label", default="", help="printed before the figures")
+    parser.add_argument("--pin", action="store_true", help="the harness and the bot on own CPUs")
     args = parser.parse_args()
     env = dict(item.split("=", 1) for item in args.env)
-    figures = asyncio.run(measure(args.cycles, args.channels, args.per_channel, env))
+    pinned = pinned_cpus() if args.pin else None
+    figures = asyncio.run(measure(args.cycles, args.channels, args.per_channel, env, pinned))
     load = os.getloadavg()[0]
-    print(f"{args.label or ' '.join(args.env) or 'defaults'}: {figures} (load {load:.1f})")
+    label = args.label or " ".join(args.env) or "defaults"
+    print(f"{label}{' (pinned)' if pinned else ''}: {figures} (load {load:.1f})")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """The benchmark of issue 8: the referee bot against the floor of discord.py, in one run.
 
-    .venv/bin/python -m bench.run [--quick] [--profile DIR] [--write docs/PERFORMANCE.md]
+    .venv/bin/python -m bench.run [--quick] [--profile DIR] [--results FILE] [--pin]
 
 Both bots run as subprocesses against the project's own fake Discord (``tests/fake_discord``),
 started exactly as the e2e tests start them (``tests/e2e/conftest.py``). Latency is measured from
@@ -159,6 +159,25 @@ class CpuMeter:
         bot = (cpu_seconds(self.pid) - self.bot) / actions * 1000
         harness = (time.process_time() - self.harness) / actions * 1000
         return f"bot {bot:.2f} ms, harness {harness:.2f} ms CPU per action"
+
+
+def pin(pid: int, cpus: set[int]) -> None:
+    """Pin every thread of process ``pid`` to ``cpus``; the threads it starts later inherit it."""
+    for task in os.listdir(f"/proc/{pid}/task"):
+        os.sched_setaffinity(int(task), cpus)
+
+
+def pinned_cpus() -> tuple[set[int], set[int]]:
+    """``--pin``: the harness's CPU (the first this process may use) and the bots' (the rest).
+
+    Real Discord does the harness's work (the gateway, the REST routes, the clients) on its own
+    machines; pinned, the harness and the bot under test no longer take each other's core, so
+    the bot's own ceiling shows. The floor is pinned the same way, and the figures are to be
+    reported beside an unpinned run's, never instead of them (docs/PERFORMANCE.md)."""
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        raise SystemExit("--pin needs at least two CPUs")
+    return {cpus[0]}, set(cpus[1:])
 
 
 def rss_mb(pid: int) -> float:
@@ -427,11 +446,14 @@ class Run:
         profile: Path | None,
         live_games: int | None = None,
         event_loop: str | None = None,
+        pinned: tuple[set[int], set[int]] | None = None,
     ) -> None:
         self.quick = quick
         self.profile = profile
         self.live_games = live_games
         self.event_loop = event_loop
+        self.pinned = pinned
+        """``--pin``: (the harness's CPUs, the bots' CPUs); None: the scheduler's choice."""
         self.rows: list[tuple[str, str, str, str]] = []  # what, figure, target, met
         self.notes: dict[str, Any] = {}
 
@@ -449,7 +471,10 @@ class Run:
             self.profile.mkdir(parents=True, exist_ok=True)
             out = self.profile / f"{name}.pyinstrument.txt"
             argv = ["-m", "pyinstrument", "-r", "text", "--show-all", "-o", str(out), *argv]
-        return await launcher.start_ready(argv, **env)
+        bot = await launcher.start_ready(argv, **env)
+        if self.pinned is not None:
+            pin(bot.process.pid, self.pinned[1])
+        return bot
 
     async def main(self) -> None:
         n_seq = 100 if self.quick else 400
@@ -458,7 +483,15 @@ class Run:
         stored_games = 1_000 if self.quick else 10_000
         with tempfile.TemporaryDirectory(prefix="referee-bench-") as tmp:
             work = Path(tmp)
-            self.notes["machine"] = machine(work)
+            self.notes["machine"] = machine(work)  # its core count before the pinning
+            if self.pinned is not None:
+                pin(os.getpid(), self.pinned[0])
+            harness, bots = self.pinned or (set(), set())
+            self.notes["machine"]["pinned (--pin)"] = (
+                f"the harness on CPU {sorted(harness)}, the floor and the bot on CPU {sorted(bots)}"
+                if self.pinned is not None
+                else "no (the scheduler's choice)"
+            )
             for key, value in self.notes["machine"].items():
                 if not key.startswith("_"):
                     print(f"{key}: {value}")
@@ -731,8 +764,19 @@ def main() -> None:
         choices=("asyncio", "uvloop"),
         help="REFEREE_EVENT_LOOP for the bot (default: the bot's)",
     )
+    parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="the harness on one CPU, the floor and the bot on the others (beside an unpinned run)",
+    )
     args = parser.parse_args()
-    run = Run(args.quick, args.profile, args.live_games, args.event_loop)
+    run = Run(
+        args.quick,
+        args.profile,
+        args.live_games,
+        args.event_loop,
+        pinned_cpus() if args.pin else None,
+    )
     started = time.perf_counter()
     asyncio.run(run.main())
     print(f"\nbench done in {time.perf_counter() - started:.0f} s\n")

@@ -511,6 +511,11 @@ class Repository(abc.ABC):
         row = await self._fetch_one(sql.BOARD, (game_id,))
         return BoardRow(int(row[0]), row[1], bool(row[2])) if row is not None else None
 
+    async def channel_board(self, guild_id: int, channel_id: int) -> BoardRow | None:
+        """The status board of the channel's latest game, if ``/game board`` was used in it."""
+        row = await self._fetch_one(sql.CHANNEL_BOARD, (guild_id, channel_id))
+        return BoardRow(int(row[0]), row[1], bool(row[2])) if row is not None else None
+
     async def set_board(self, game_id: int, message_id: int | None, enabled: bool) -> None:
         """Record the game's status board (its message and whether it is on), durably."""
         async with self._transaction() as tx:

@@ -43,6 +43,7 @@ from bot.ops import metrics
 from bot.storage import sql
 from bot.storage.base import (
     Append,
+    BoardRow,
     Duplicate,
     Repository,
     StorageConflict,
@@ -188,6 +189,19 @@ class SQLiteRepository(Repository):
                 raise
             return await super().game_head(game_id)
         return (int(row[0]), str(row[1])) if row is not None else None
+
+    async def channel_board(self, guild_id: int, channel_id: int) -> BoardRow | None:
+        """The board of the channel's latest game, read on the event loop's own connection as
+        :meth:`game_head` is (keyed lookups): asked after every action's burst, board or not."""
+        if self._direct is None:
+            return await super().channel_board(guild_id, channel_id)
+        try:
+            row = self._direct.execute(sql.CHANNEL_BOARD, (guild_id, channel_id)).fetchone()
+        except sqlite3.OperationalError as exc:  # a rare wait (a checkpoint): on the reader
+            if not _busy(exc):
+                raise
+            return await super().channel_board(guild_id, channel_id)
+        return BoardRow(int(row[0]), row[1], bool(row[2])) if row is not None else None
 
     @contextlib.asynccontextmanager
     async def _transaction(self) -> AsyncIterator[Transaction]:

@@ -191,6 +191,11 @@ HOLD_GAME = (
 """Locks a channel's active game row until the transaction ends (PostgreSQL only)."""
 
 BOARD = "SELECT game_id, message_id, enabled FROM boards WHERE game_id = ?"
+CHANNEL_BOARD = (
+    "SELECT game_id, message_id, enabled FROM boards WHERE game_id = "
+    "(SELECT id FROM games WHERE guild_id = ? AND channel_id = ? ORDER BY id DESC LIMIT 1)"
+)
+"""The board of the channel's latest game: whether there is one to update, in one keyed read."""
 SET_BOARD = (
     "INSERT INTO boards (game_id, message_id, enabled) VALUES (?, ?, ?) "
     "ON CONFLICT (game_id) DO UPDATE SET message_id = excluded.message_id, "
@@ -385,6 +390,7 @@ __all__ = [
     "ACTIVE_GAME",
     "APPEND_POSTGRES",
     "BOARD",
+    "CHANNEL_BOARD",
     "CHECK_DEADLINE_POSTGRES",
     "CLAIM_TIMER",
     "COUNT_DUE_TIMERS",

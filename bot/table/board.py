@@ -93,7 +93,11 @@ async def board(core: Core, place: Place, actor: Actor, command: gc.GameBoard) -
 
 async def board_of(core: Core, place: Place) -> tuple[Reply, BoardRow] | None:
     """The board of the channel's game (the latest: an ended game's board shows it ended)
-    and where it is posted, if the board is on."""
+    and where it is posted, if the board is on. Asked after every burst of actions, so a
+    channel without a board on costs one keyed read, not the game's row."""
+    on = await core.repo.channel_board(place.guild_id, place.channel_id)
+    if on is None or not on.enabled:
+        return None
     row = await core.repo.latest_game(place.guild_id, place.channel_id)
     if row is None:
         return None

@@ -179,8 +179,11 @@ class SentInteraction:
 
     async def next_reply(self, timeout: float = 60.0) -> Reply:
         """The next callback, follow-up or edit the bot sent for this interaction."""
+        if not self.replies.empty():  # already here: no timer, no task
+            return self.replies.get_nowait()
         try:
-            return await asyncio.wait_for(self.replies.get(), timeout)
+            async with asyncio.timeout(timeout):  # in this task: wait_for would start another
+                return await self.replies.get()
         except TimeoutError:
             raise AssertionError(
                 f"the bot sent nothing for interaction {self.id} within {timeout} s"

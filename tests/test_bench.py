@@ -8,6 +8,9 @@ must be logged.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -24,6 +27,8 @@ from bench.run import (
     Command,
     console_game,
     console_line,
+    pin,
+    pinned_cpus,
 )
 from bot.commands import build_registry
 from rules_core.system import SYSTEM_NAMES, get_system
@@ -56,3 +61,45 @@ def test_every_benchmark_option_is_one_discord_declares(command: Command) -> Non
     path, options = command
     spec = REGISTRY.find(tuple(path))
     assert set(options) <= {option.name for option in spec.options}
+
+
+CHILD = """
+import os, sys, threading
+ids = [threading.get_native_id()]
+ready = threading.Event()
+def wait():
+    ids.append(threading.get_native_id())
+    ready.set()
+    threading.Event().wait(60)
+threading.Thread(target=wait, daemon=True).start()
+ready.wait()
+print("up", flush=True)
+sys.stdin.readline()
+ready.clear()
+threading.Thread(target=wait, daemon=True).start()  # started after the pinning
+ready.wait()
+print(" ".join(",".join(map(str, sorted(os.sched_getaffinity(i)))) for i in ids), flush=True)
+"""
+
+
+def test_pin_puts_every_thread_of_a_process_on_the_cpus_given() -> None:
+    """``bench.run --pin``: the harness on the first CPU, the bots on the others; every thread
+    of a bot's process is pinned, and a thread it starts afterwards inherits it."""
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        with pytest.raises(SystemExit):
+            pinned_cpus()
+        return
+    harness, bots = pinned_cpus()
+    assert harness == {cpus[0]} and bots == set(cpus[1:])
+    with subprocess.Popen(
+        [sys.executable, "-c", CHILD], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    ) as child:
+        assert child.stdin is not None and child.stdout is not None
+        assert child.stdout.readline().strip() == "up"
+        pin(child.pid, harness)
+        child.stdin.write("go\n")
+        child.stdin.flush()
+        seen = child.stdout.readline().split()
+    expected = ",".join(map(str, sorted(harness)))
+    assert seen == [expected] * 3, seen

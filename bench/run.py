@@ -173,7 +173,8 @@ def pinned_cpus() -> tuple[set[int], set[int]]:
     Real Discord does the harness's work (the gateway, the REST routes, the clients) on its own
     machines; pinned, the harness and the bot under test no longer take each other's core, so
     the bot's own ceiling shows. The floor is pinned the same way, and the figures are to be
-    reported beside an unpinned run's, never instead of them (docs/PERFORMANCE.md)."""
+    reported beside an unpinned run's, never instead of them (docs/PERFORMANCE.md). The
+    in-process parts (previews, the console) run on every CPU again."""
     cpus = sorted(os.sched_getaffinity(0))
     if len(cpus) < 2:
         raise SystemExit("--pin needs at least two CPUs")
@@ -531,6 +532,9 @@ class Run:
                                         ping, floor_rate, floor)  # fmt: skip
                 finally:
                     await floor.stop()
+
+            if self.pinned is not None:  # the in-process parts on every CPU, as unpinned
+                pin(os.getpid(), self.pinned[0] | self.pinned[1])
 
             # -- previews in-process, the console ----------------------------------------------
             worst_all = 0.0

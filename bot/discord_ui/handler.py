@@ -36,6 +36,7 @@ from bot.discord_ui.buttons import (
     install_action_buttons,
     used_view,
 )
+from bot.discord_ui.defer_timers import DeferTimer, DeferTimers
 from bot.errors import BadCommand, DatabaseBusy, DatabaseTimeout, DatabaseUnreachable, UserError
 from bot.models import Actor, Place, Reply
 from bot.ops import metrics
@@ -198,6 +199,8 @@ class DiscordHandler:
         self.followup_window = followup_window
         self._channel_of = channel_of
         self.registry: Registry = build_registry(service.systems)
+        self._defer_timers = DeferTimers(DEFER_AFTER)
+        """When to show "thinking…": one timer for every interaction in flight."""
         self._late: set[asyncio.Task[None]] = set()
         self.boards = BoardKeeper(service, channel_of) if channel_of is not None else None
         """The games' status boards (None: this handler posts no channel messages)."""
@@ -271,12 +274,13 @@ class DiscordHandler:
             deferring = asyncio.ensure_future(self._defer(interaction, ephemeral=ephemeral))
 
         # The service runs in this task; "thinking…" is shown from a timer only if it is slow
-        # (a timer handle, not a second task and asyncio.wait, on every interaction).
-        timer: asyncio.TimerHandle | None = None
+        # (one timer for all interactions in flight, not a second task and asyncio.wait, nor a
+        # timer handle of its own, on every interaction).
+        timer: DeferTimer | None = None
         if path in SLOW_COMMANDS:
             defer()
         else:
-            timer = asyncio.get_running_loop().call_later(DEFER_AFTER, defer)
+            timer = self._defer_timers.call_later(defer)
         try:
             reply: Reply = await call
         finally:

@@ -16,7 +16,7 @@ from rules_core.asl.fire import (
     record_usage,
     weapon_maker,
 )
-from rules_core.asl.state import PHASE_NAMES, AslOutcome, AslState, Weapon
+from rules_core.asl.state import FIRE_PHASES, PHASE_NAMES, AslOutcome, AslState, Weapon
 from rules_core.asl.turn import check_possessor_fires, check_side_fires, fire_phase, marker_text
 from rules_core.dice import Dice
 from rules_core.errors import IllegalAction, InvalidInput
@@ -163,6 +163,32 @@ def dismantle(state: AslState, action: Dismantle) -> Outcome[AslState]:
     return AslOutcome(state=new, steps=tuple(steps), facts=((weapon.name, what),))
 
 
+def _check_kia_phase(state: AslState, action: RandomDestruction) -> None:
+    """A9.74 "When a Final KIA result occurs on the IFT": an IFT attack of a fire phase (A3) —
+    Close Combat destroys weapons by its own rule (11.13) — and the −1 of "a fully-tracked AFV
+    OVR" only in the MPh, where an OVR happens (reading 55)."""
+    phase = state.phase
+    if phase is None:
+        raise IllegalAction(
+            "No Player Turn has begun; a Final KIA comes from an IFT attack in a fire phase "
+            "(start one with /asl phase).",
+            rule="A9.74",
+        )
+    if phase not in FIRE_PHASES:
+        cc = " (Close Combat destroys weapons by its own rule, 11.13)" if phase == "ccph" else ""
+        raise IllegalAction(
+            "A Final KIA on the IFT comes from an attack in a fire phase (PFPh, MPh, DFPh, "
+            f"AFPh), not in the {PHASE_NAMES[phase]}{cc}.",
+            rule="A9.74",
+        )
+    if action.ovr and phase != "mph":
+        raise IllegalAction(
+            "A fully-tracked AFV overruns in the Movement Phase, not in the "
+            f"{PHASE_NAMES[phase]}: its −1 does not apply.",
+            rule="A9.74",
+        )
+
+
 def random_destruction(state: AslState, action: RandomDestruction, dice: Dice) -> Outcome[AslState]:
     """A9.74: one dr per weapon of the units a Final KIA eliminated, on the attack's IFT column
     (the player gives its highest KIA and K DR): KIA eliminates, K malfunctions (eliminates a
@@ -177,6 +203,7 @@ def random_destruction(state: AslState, action: RandomDestruction, dice: Dice) -
     """
     if not action.weapons:
         raise InvalidInput("Name the weapons the eliminated units possessed.")
+    _check_kia_phase(state, action)
     if action.k < action.kia:
         raise InvalidInput("On an IFT column the K results lie above the KIA ones: k ≥ kia.")
     weapons = []

@@ -101,6 +101,7 @@ def test_a9_74_one_dr_per_weapon_on_the_attacks_ift_column() -> None:
         AddWeapon(name="LMG", side="Axis", kind="sw_mg", owner="A"),
         AddWeapon(name="MMG", side="Axis", kind="sw_mg", owner="A", status="malfunctioned"),
         AddWeapon(name="ATR", side="Axis", kind="sw_other", owner="A"),
+        SetPhase(phase="pfph", side="Allied"),  # a Final KIA of the Allied Prep Fire
     )
     kia = RandomDestruction(weapons=("LMG", "MMG", "ATR"), kia=1, k=3)
     out = run(state, kia, [1, 3, 4])
@@ -108,7 +109,8 @@ def test_a9_74_one_dr_per_weapon_on_the_attacks_ift_column() -> None:
     assert out.explanation()[1] == (
         "A9.74: SW destruction dr 3, Final 3 ≤ 3: K on a malfunctioned weapon — MMG eliminated"
     )
-    ovr = run(state, RandomDestruction(weapons=("ATR",), kia=1, k=3, ovr=True), [4])
+    moving = run(state, SetPhase(), []).state  # the Allied MPh: an AFV overruns
+    ovr = run(moving, RandomDestruction(weapons=("ATR",), kia=1, k=3, ovr=True), [4])
     assert ovr.facts == (("ATR", "malfunctioned"),)
     assert ovr.steps[0].modifiers[0].value == -1
     refused(state, RandomDestruction(weapons=("LMG",), kia=3, k=1), InvalidInput, None)

@@ -269,3 +269,47 @@ async def test_a9_73_a_gun_destroyed_instead_of_firing_is_a_use_of_the_gun(tmp_p
         "A9.73: C destroys PaK instead of firing it (a use of the Gun)"
     )
     assert played.texts("/asl weapon destroy name:LMG")[-1].endswith("(a use of the SW)")
+
+
+async def test_a9_74_a_final_kia_comes_from_an_ift_attack_of_a_fire_phase(tmp_path: Path) -> None:
+    """A9.74 s1: "When a Final KIA result occurs on the IFT … make a dr on the same column of the
+    IFT" and s3 "A -1 drm applies … if the KIA was due to a fully-tracked AFV OVR"; "See 11.13
+    for Random SW/Gun destruction occurring in CC" — found by trying it: /asl weapon kia was
+    rolled before any Player Turn, in the Rally Phase and in the Close Combat Phase (no IFT
+    attack happens there), and the OVR −1 was applied in the Prep Fire Phase (an OVR happens in
+    the Movement Phase)."""
+    played = await play(
+        tmp_path,
+        LEADERS
+        + """
+        /asl weapon kia weapons:LMG kia:3 k:5
+        /asl phase side:Axis phase:rph
+        /asl weapon kia weapons:LMG kia:3 k:5
+        /asl phase phase:ccph correction:true
+        /asl weapon kia weapons:LMG kia:3 k:5
+        /asl phase phase:pfph correction:true
+        /asl weapon kia weapons:LMG kia:3 k:5 ovr:true
+        /asl weapon kia weapons:LMG kia:3 k:5
+        /asl phase
+        @bob /asl unit add name:R side:Allied kind:squad
+        @bob /asl weapon add name:DP side:Allied kind:sw_mg rof:1 owner:R
+        /asl weapon kia weapons:DP kia:3 k:5 ovr:true
+        """,
+        dice="6,6",
+    )
+    kia = "/asl weapon kia weapons:LMG kia:3 k:5"
+    error, rule = played.refused(played.number(kia))
+    assert rule == "A9.74" and "No Player Turn has begun" in error
+    assert played.refused(played.number(kia, 2)) == (
+        "A Final KIA on the IFT comes from an attack in a fire phase (PFPh, MPh, DFPh, AFPh), "
+        "not in the Rally Phase. (A9.74)",
+        "A9.74",
+    )
+    error, rule = played.refused(played.number(kia, 3))
+    assert rule == "A9.74" and "Close Combat destroys weapons by its own rule, 11.13" in error
+    error, rule = played.refused(kia + " ovr:true")
+    assert rule == "A9.74" and "Movement Phase" in error
+    assert played.facts(played.number(kia, 4))["LMG"] == "no effect"  # dr 6: PFPh
+    assert played.texts("/asl weapon kia weapons:DP kia:3 k:5 ovr:true")[-1] == (
+        "A9.74: SW destruction dr 6, Final 5 ≤ 5: K — DP malfunctioned"
+    )

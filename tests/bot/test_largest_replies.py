@@ -76,6 +76,7 @@ def asl_lines() -> list[str]:
         "/asl phase",
         "/asl phase",  # the Rally Phase: repairs
         *(f'/asl repair weapon:"{g}"' for g in guns[:1]),
+        "/asl phase",  # the Prep Fire Phase: a Final KIA comes from a fire phase (A9.74)
         f"/asl weapon kia weapons:{quoted(guns[:2])} kia:2 k:3 preview:true",
         f"/asl weapon kia weapons:{quoted(guns)} kia:2 k:3",
         '/roll dice:"20 DR" reason:"' + "R" * 100 + '"',

@@ -10,6 +10,8 @@ Phase and the phases of the other supply rules:
 * a stack checks for Attrition once per Supply Phase (chart 12.8), after its trace check;
 * dumps are blown in the Movement Segments of the owner's Movement, Reaction and Exploitation
   Phases (12.11a), once per dump per phase;
+* a unit breaks out in its own side's Breakout Segment: its Supply Phase, after the trace check
+  it failed, or its Movement Phase before the Movement Segment's barrages (12.8e, reading 20);
 * single-unit fuel ends with its phase (12.5c C); the Clean Up Phase ends Fuel markers (12.5d).
 
 A game that never uses ``/ocs phase`` keeps the untracked behaviour (no phase is enforced).
@@ -22,7 +24,15 @@ A game that never uses ``/ocs phase`` keeps the untracked behaviour (no phase is
 from __future__ import annotations
 
 from rules_core.errors import IllegalAction, InvalidInput
-from rules_core.ocs.actions import AnyOcsAction, Attrition, Blow, Recover, SetPhase, Trace
+from rules_core.ocs.actions import (
+    AnyOcsAction,
+    Attrition,
+    Blow,
+    Breakout,
+    Recover,
+    SetPhase,
+    Trace,
+)
 from rules_core.ocs.attrition import attrition_stack
 from rules_core.ocs.draw import dump_hexes
 from rules_core.ocs.fuel import end_fuel
@@ -42,6 +52,10 @@ PHASE_NAMES: dict[Phase, str] = {
 
 BLOWING_PHASES: tuple[Phase, ...] = ("movement", "reaction", "exploitation")
 """OCS 12.11a: dumps are blown in the Movement Segments of these phases (the owner's own)."""
+
+BREAKOUT_PHASES: tuple[Phase, ...] = ("supply", "movement")
+"""OCS 12.8e "During their Breakout Segment" (reading 20): the owner's Supply Phase, where its
+trace check fails, or its Movement Phase, which the Breakout Segment begins."""
 
 
 def phase_name(state: OcsState) -> str:
@@ -135,6 +149,9 @@ def check_phase(state: OcsState, action: AnyOcsAction) -> None:
                 rule="OCS 12.11a",
             )
         return
+    if isinstance(action, Breakout):
+        _check_breakout_segment(state, action)
+        return
     if isinstance(action, Trace | Attrition | Recover):
         if isinstance(action, Recover):
             side = action.side
@@ -167,6 +184,22 @@ def check_phase(state: OcsState, action: AnyOcsAction) -> None:
                 )
     if isinstance(action, Attrition):
         _check_attrition(state, action)
+
+
+def _check_breakout_segment(state: OcsState, action: Breakout) -> None:
+    """OCS 12.8e "During their Breakout Segment": the owner's Supply Phase or the Movement
+    Segment of its Movement Phase (reading 20), never a later phase or the enemy's."""
+    side = state.unit(action.unit.strip()).side
+    own = state.phase_side == side and state.phase in BREAKOUT_PHASES
+    if own and (state.phase == "supply" or state.segment == "movement"):
+        return
+    raise IllegalAction(
+        f"{side}'s units break out in {side}'s Breakout Segment — its Supply Phase, once the "
+        f"trace check failed, or its Movement Phase before any barrage; it is {phase_name(state)}"
+        + ("" if state.segment == "movement" else f" ({state.segment} segment)")
+        + ".",
+        rule="OCS 12.8e",
+    )
 
 
 def _check_attrition(state: OcsState, action: Attrition) -> None:
@@ -336,6 +369,7 @@ def resolve_phase(state: OcsState, action: SetPhase) -> Outcome[OcsState]:
 
 __all__ = [
     "BLOWING_PHASES",
+    "BREAKOUT_PHASES",
     "PHASE_NAMES",
     "check_phase",
     "in_supply_phase",

@@ -13,6 +13,7 @@ from rules_core.ocs.actions import (
     AnyOcsAction,
     Attrition,
     Blow,
+    Breakout,
     FuelAction,
     Recover,
     SetPhase,
@@ -193,6 +194,34 @@ def test_blowing_only_in_the_movement_segments_of_the_owners_phases() -> None:
         assert isinstance(error, IllegalAction) and error.rule == "OCS 12.11a"
     for phase in ("movement", "reaction", "exploitation"):
         assert run(at(state, "Axis", phase), blow, [6]).fact("Destroyed") == "1 T"
+
+
+def test_breakout_only_in_the_owners_breakout_segment() -> None:
+    """OCS 12.8e: "During their Breakout Segment, any combat units … that are currently out of
+    trace supply (make a trace-check during this segment) … can attempt Breakout" — found by
+    trying it: once phases were tracked, a unit marked Out of Supply broke out in its own Combat
+    Phase and in the enemy's Supply Phase. The Breakout Segment is read as the owner's Supply
+    Phase (after the failed trace check) or its Movement Phase before any barrage (reading 20)."""
+    cut = Unit(name="Pz", side="Axis", hex="A1", out_of_supply=True, trace="none")
+    state = game(cut)
+    for side, phase, segment in (
+        ("Axis", "combat", "movement"),
+        ("Axis", "reaction", "movement"),
+        ("Axis", "exploitation", "movement"),
+        ("Axis", "cleanup", "movement"),
+        ("Soviet", "supply", "movement"),
+        ("Soviet", "movement", "movement"),
+        ("Axis", "movement", "barrage"),
+    ):
+        error = refused(at(state, side, phase, segment=segment), Breakout(unit="Pz"))
+        assert isinstance(error, IllegalAction) and error.rule == "OCS 12.8e", (side, phase)
+        assert str(error).startswith("Axis's units break out in Axis's Breakout Segment")
+        with pytest.raises(IllegalAction):
+            SYSTEM.odds(at(state, side, phase, segment=segment), Breakout(unit="Pz"))
+    for phase in ("supply", "movement"):
+        out = run(at(state, "Axis", phase), Breakout(unit="Pz"), [5, 2])
+        assert out.fact("Breakout") == "succeeded"
+    assert run(state, Breakout(unit="Pz"), [5, 2]).fact("Breakout") == "succeeded"  # untracked
 
 
 def test_a_new_phase_allows_the_same_dump_to_be_blown_again() -> None:

@@ -246,6 +246,35 @@ async def test_a9_222_no_leader_drm_and_no_cowering_in_a_residual_attack(tmp_pat
     assert second["HMG"] == "malfunctioned" and second["Fire Lane"] == "removed"
 
 
+async def test_a9_222_the_lanes_residual_attacks_after_a_fire_group_with_its_infantry(
+    tmp_path: Path,
+) -> None:
+    """A9.22 ¶1 s1 "(even as part of a FG)" and ¶2 "A Fire Lane Residual FP counter exerts a
+    unique form of Residual FP" — found by trying it: when the manning squad fired its Inherent
+    FP in the Fire Group that laid the lane (so it is marked First Fire), every Residual attack
+    of the lane was refused as that squad's Subsequent First Fire (A9.223); the Residual FP is
+    no fire by the Infantry, and no Unit Replacement follows its DR (FB16.2: "while using its
+    Inherent FP")."""
+    played = await play(
+        tmp_path,
+        DEFENCE
+        + f"""
+        /asl level side:Axis level:5
+        /asl fire weapons:HMG units:A fire-lane:true leader:L {LANE}
+        /asl fire units:A range:2
+        /asl fire weapons:HMG lane-residual:true
+        """,
+        dice="1,2,5,6",
+    )
+    laid = played.facts(f"/asl fire weapons:HMG units:A fire-lane:true leader:L {LANE}")
+    assert laid["Fire Lane (HMG)"] == "laid"
+    error, rule = played.refused("/asl fire units:A range:2")  # A's own SFF stays barred
+    assert rule == "A9.223" and "tpbf:true" in error
+    residual = played.facts("/asl fire weapons:HMG lane-residual:true")
+    # DR 11 at level 5: the HMG breaks (FB16.32, B12-1) and its lane ends; A is not replaced
+    assert residual == {"HMG": "malfunctioned", "Residual FP (HMG)": "none", "Fire Lane": "removed"}
+
+
 async def test_a9_223_a_lane_ends_when_its_infantry_are_broken_pinned_or_eliminated(
     tmp_path: Path,
 ) -> None:

@@ -175,13 +175,14 @@ def check_lane_crew(
     state: AslState, action: Fire, weapons: Sequence[Weapon], units: Sequence[Unit]
 ) -> None:
     """While its Fire Lane stands, a MG's manning Infantry use Subsequent First Fire or FPF only
-    if a TPBF situation occurs, which cancels the lane (A9.223).
+    if a TPBF situation occurs, which cancels the lane (A9.223). The lane's own Residual FP
+    attack is no fire by them (A9.222: "a unique form of Residual FP").
 
     >>> from rules_core.asl.examples import fb16_fire_group
     >>> st = fb16_fire_group()
     >>> check_lane_crew(st, Fire(units=("A",)), [], [st.unit("A")])
     """
-    if action.tpbf or not state.fire_lanes:
+    if action.tpbf or action.lane_residual or not state.fire_lanes:
         return
     crews = list(units) + [o for w in weapons if (o := possessor(state, w)) is not None]
     for unit in crews:

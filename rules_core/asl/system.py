@@ -87,11 +87,11 @@ class AslSystem(GameSystem[AslState, AslAction]):
     rules_version: ClassVar[int] = 4
     """4: a Random SW destruction dr (A9.74) only in a fire phase, its OVR −1 only in the MPh (3
     rolled it in any phase); a Fire Lane's Residual attack after a Fire Group with its manning squad
-    (3 refused it as the squad's Subsequent First Fire). 3: Fire Lanes, SMC and any SW, MG To Kill,
-    phase gates of checks, markers, options that cannot apply, Spraying Fire and long range,
-    fractional MF, stated terrain, the directing leader's DRM in the Final DR, SANs (2: a unit
-    holding weapons keeps its side on ``/asl unit add update:true``; 1 let it change, leaving its
-    weapons held across sides)."""
+    (3 refused it as the squad's Subsequent First Fire); no MG To Hit DR beyond 16 hexes (A9.4; 3
+    rolled one). 3: Fire Lanes, SMC and any SW, MG To Kill, phase gates of checks, markers, options
+    that cannot apply, Spraying Fire and long range, fractional MF, stated terrain, the directing
+    leader's DRM in the Final DR, SANs (2: a unit holding weapons keeps its side on ``/asl unit add
+    update:true``; 1 let it change, leaving its weapons held across sides)."""
     state_type = AslState
     action_types = ACTION_TYPES
     action_adapter: TypeAdapter[AslAction] = TypeAdapter(AslActionField)

@@ -21,7 +21,7 @@ from rules_core.asl.fire import (
     weapon_fate,
     weapon_text,
 )
-from rules_core.asl.fire.legality import check_shot_limit
+from rules_core.asl.fire.legality import LEADER_RANGE, check_shot_limit
 from rules_core.asl.fire.plan import MIN_SAN, enemy_side
 from rules_core.asl.lanes import standing_lanes
 from rules_core.asl.state import (
@@ -222,9 +222,18 @@ def _check_to_kill(gun: Weapon, owner: Unit | None, helper: Unit | None, action:
 
 def _validate_mg_as_ordnance(state: AslState, mg: Weapon, phase: str, action: ToHit) -> None:
     """A MG firing as ordnance (A9.6) keeps every limit of A9.2/A9.11, and never uses
-    Sustained Fire (A9.3): a MG marked First Fire has no other shot in the MPh or DFPh."""
+    Sustained Fire (A9.3): a MG marked First Fire has no other shot in the MPh or DFPh. Its To
+    Hit DR is fire at an armored vehicle (A9.6), which MG fire beyond 16 hexes never affects
+    (A9.4, reading 56; a CMG/IFE excepted)."""
     if action.intensive:
         raise IllegalAction("Only a Gun may use Intensive Fire.", rule="C5.6")
+    if action.range is not None and action.range > LEADER_RANGE and not mg.cmg:
+        raise IllegalAction(
+            f"{mg.name} fires as ordnance at an armored vehicle (A9.6): beyond {LEADER_RANGE} "
+            "hexes MG fire needs a leader directing it and then has no effect vs armored "
+            "targets.",
+            rule="A9.4",
+        )
     if mg.fire_marker != "none":
         if mg.fire_marker == "first" and phase in ("mph", "dfph"):
             raise IllegalAction(

@@ -132,6 +132,32 @@ async def test_a9_4_beyond_16_hexes_broken_berserk_or_overstacked_are_not_concea
     assert any("overstacked: they are not treated as concealed" in t for t in overstacked)
 
 
+async def test_a9_4_a_mg_firing_as_ordnance_never_beyond_16_hexes(tmp_path: Path) -> None:
+    """A9.4: "MG fire is limited to 16 hex maximum range unless an Infantry leader … is
+    directing that fire … A MG using Mandatory Fire Direction/Long Range Fire has no effect vs
+    aerial or armored targets [EXC: A CMG/IFE … does not require the presence of a leader to
+    fire beyond 16 hexes]" — found by trying it: /asl tohit gun:HMG range:20, a MG's To Hit DR
+    at an armored vehicle (A9.6) with no leader to name, was rolled."""
+    played = await play(
+        tmp_path,
+        TABLE
+        + """
+        /asl unit add name:A side:Axis kind:squad
+        /asl weapon add name:HMG side:Axis kind:sw_mg mg:hmg rof:3 owner:A
+        /asl weapon add name:CMG side:Axis kind:veh_mg cmg:true rof:2
+        /asl phase side:Axis phase:pfph
+        /asl tohit gun:HMG range:17
+        /asl tohit gun:HMG range:16
+        /asl tohit gun:CMG range:20
+        """,
+        dice="4,1,4,1",
+    )
+    error, rule = played.refused("/asl tohit gun:HMG range:17")
+    assert rule == "A9.4" and "no effect vs armored targets" in error
+    assert played.facts("/asl tohit gun:HMG range:16")["HMG"] == "fine"
+    assert played.facts("/asl tohit gun:CMG range:20")["CMG"] == "fine"
+
+
 async def test_a9_2_mf_are_counted_frd_at_least_once_per_hex(tmp_path: Path) -> None:
     """A9.2 s4: "… more times than the number of MF/MP expended by the target in that Location
     (FRD), but a minimum of once per hex" — found by trying it: mf:1.5 was refused."""

@@ -121,6 +121,9 @@ class AddWeapon(BaseModel):
         default=False, description="Not subject to FB (a smoke dispenser, FB16.65); DC, FT… by kind"
     )
     mg: MgType | None = Field(default=None, description="MG size: lmg, mmg, hmg, 50cal (A9.8)")
+    mortar: bool = Field(
+        default=False, description="A light mortar (4 PP or less) or a 76-82mm mortar (A9.8)"
+    )
     normal_range: int | None = Field(
         default=None, ge=1, le=99, description="Normal Range in hexes: 8 for a 4-8 MG (A9.1)"
     )

@@ -69,6 +69,7 @@ def _weapon(weapon: Weapon) -> AddWeapon:
         main_armament=weapon.main_armament,
         fb_immune=weapon.fb_immune,
         mg=weapon.mg,
+        mortar=weapon.mortar,
         normal_range=weapon.normal_range,
         cmg=weapon.cmg,
         dm=weapon.dm or None,

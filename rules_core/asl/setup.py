@@ -28,7 +28,7 @@ from rules_core.asl.state import (
     Weapon,
 )
 from rules_core.asl.turn import enter_phase, following, phase_label
-from rules_core.asl.weapons import dismantlable
+from rules_core.asl.weapons import DISMANTLED_ONLY, dismantlable
 from rules_core.errors import IllegalAction, InvalidInput
 from rules_core.outcome import Outcome, Step
 
@@ -281,6 +281,7 @@ def add_weapon(state: AslState, action: AddWeapon) -> Outcome[AslState]:
         main_armament=action.main_armament,
         fb_immune=action.fb_immune,
         mg=action.mg,
+        mortar=action.mortar,
         normal_range=action.normal_range,
         cmg=action.cmg,
         special_ammo=_special_ammo(action.special_ammo),
@@ -319,6 +320,12 @@ def _weapon_options(
             "A9.3",
         ),
         (action.mg is not None and action.kind not in MG_KINDS, "mg", "a MG's size", "A9.8"),
+        (
+            action.mortar and action.kind not in ("sw_other", "gun"),
+            "mortar",
+            "a light mortar's (sw_other) or a 76-82mm mortar's (gun)",
+            "A9.8",
+        ),
         (
             action.normal_range is not None and action.kind not in MG_KINDS,
             "normal-range",
@@ -379,18 +386,19 @@ def _weapon_options(
 
 
 def _check_dm(state: AslState, action: AddWeapon, side: str, captured: str | None) -> None:
-    """A9.8: only a light or 76-82mm mortar (a SW or Gun here: the bot does not tell mortars
-    apart), a non-Russian HMG/MMG or the Russian .50 cal is dismantled."""
-    if action.kind in ("gun", "sw_other"):
-        return
+    """A9.8: only a light or 76-82mm mortar (``mortar:true``), a non-Russian HMG/MMG or the
+    Russian .50 cal is dismantled."""
     probe = Weapon(
-        name=action.name, side=side, kind=action.kind, mg=action.mg, captured_from=captured
+        name=action.name,
+        side=side,
+        kind=action.kind,
+        mg=action.mg,
+        mortar=action.mortar,
+        captured_from=captured,
     )
     if not dismantlable(state, probe):
         raise IllegalAction(
-            f"{action.name.strip()} cannot be dismantled: only a mortar, a non-Russian HMG/MMG "
-            "(give mg:hmg or mg:mmg) or the Russian .50 cal (mg:50cal) is.",
-            rule="A9.8",
+            f"{action.name.strip()} cannot be dismantled: {DISMANTLED_ONLY}.", rule="A9.8"
         )
 
 
@@ -477,7 +485,8 @@ def describe(state: AslState, weapon: Weapon) -> str:
     level = weapon_level(state, weapon)
     if level:
         parts.append(f"FB level {level}")
-    return f"{weapon.name} ({weapon.side} {weapon.kind}): " + "; ".join(parts)
+    kind = f"{weapon.kind} mortar" if weapon.mortar else weapon.kind
+    return f"{weapon.name} ({weapon.side} {kind}): " + "; ".join(parts)
 
 
 def list_weapons(state: AslState, action: ListWeapons) -> Outcome[AslState]:

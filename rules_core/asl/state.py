@@ -169,6 +169,8 @@ class Weapon(BaseModel):
     """FB16.65 and other immunity not given by the kind (a vehicular smoke dispenser)."""
     mg: MgType | None = None
     """The MG's size, when known (A9.8)."""
+    mortar: bool = False
+    """A9.8: a light mortar of four PP or less or a 76-82mm mortar, which may be dismantled."""
     normal_range: int | None = None
     """A9.1: a SW MG's Normal Range in hexes (the number after the dash of its strength)."""
     cmg: bool = False

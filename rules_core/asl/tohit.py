@@ -15,6 +15,7 @@ from rules_core.asl.fire import (
     WeaponPlan,
     WeaponResult,
     count_shot,
+    dm_fires_as_lmg,
     fate_word,
     mg_usage,
     record_usage,
@@ -81,6 +82,10 @@ def _validate(
     phase = fire_phase(state, action.phase, action.correction, "fire")
     check_side_fires(state, phase, gun.side)
     owner = check_possessor_fires(state, gun)
+    if gun.dm and not dm_fires_as_lmg(state, gun):
+        raise IllegalAction(
+            f"{gun.name} is dismantled and may not fire until reassembled.", rule="A9.8"
+        )
     if gun.lane_laid and phase == "mph":
         raise IllegalAction(
             f"{gun.name} laid a Fire Lane this MPh and may not fire again until the DFPh.",

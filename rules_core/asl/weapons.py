@@ -22,6 +22,13 @@ from rules_core.dice import Dice
 from rules_core.errors import IllegalAction, InvalidInput
 from rules_core.outcome import Fact, Modifier, Outcome, Step
 
+DISMANTLED_ONLY = (
+    "only a mortar (mortar:true: a light one of four PP or less, or of 76-82mm), a non-Russian "
+    "HMG/MMG (give mg:hmg or mg:mmg) or the Russian .50 cal (mg:50cal) is"
+)
+"""A9.8: "Any light mortar of ≤ four PP, 76-82mm mortar, or non-Russian HMG/MMG [EXC: Russian .50
+Cal MG] may have its PP halved (FRU) if in a dismantled state"."""
+
 DISMANTLE_PHASES = ("pfph", "dfph")
 """A9.73, A9.8: a SW is destroyed or (dis)assembled in a PFPh or DFPh."""
 
@@ -42,7 +49,7 @@ def _instead_of_firing(state: AslState, weapon: Weapon, rule: str, what: str) ->
             f"A SW is {what} only in a Prep Fire or Defensive Fire Phase.", rule=rule
         )
     check_side_fires(state, phase, weapon.side)
-    if not weapon.is_sw and not (rule == "A9.73" and weapon.kind == "gun"):
+    if not weapon.is_sw and not (weapon.kind == "gun" and (rule == "A9.73" or weapon.mortar)):
         raise IllegalAction(f"{weapon.name} is not a Support Weapon.", rule=rule)
     check_possessor_fires(state, weapon)
     if weapon.fire_marker not in ("none",) or weapon.spent:
@@ -96,7 +103,8 @@ def destroy_weapon(state: AslState, action: DestroyWeapon) -> Outcome[AslState]:
 
 
 def dismantlable(state: AslState, weapon: Weapon) -> bool:
-    """A9.8: a non-Russian HMG/MMG may be dismantled, and the Russian .50 cal.
+    """A9.8: a light or 76-82mm mortar, a non-Russian HMG/MMG, or the Russian .50 cal may be
+    dismantled.
 
     >>> from rules_core.asl.examples import build_state
     >>> st = build_state([])
@@ -104,7 +112,11 @@ def dismantlable(state: AslState, weapon: Weapon) -> bool:
     False
     >>> dismantlable(st, Weapon(name=".50", side="Allied", kind="sw_mg", mg="50cal"))
     True
+    >>> dismantlable(st, Weapon(name="81mm", side="Axis", kind="gun", mortar=True))
+    True
     """
+    if weapon.mortar:
+        return True
     if weapon.kind != "sw_mg":
         return False
     if weapon.mg == "50cal":
@@ -125,11 +137,7 @@ def dismantle(state: AslState, action: Dismantle) -> Outcome[AslState]:
     """
     weapon = _weapon(state, action.name)
     if not dismantlable(state, weapon):
-        raise IllegalAction(
-            f"{weapon.name} cannot be dismantled: only a non-Russian HMG/MMG (give mg:hmg or "
-            "mg:mmg) or the Russian .50 cal (mg:50cal) can.",
-            rule="A9.8",
-        )
+        raise IllegalAction(f"{weapon.name} cannot be dismantled: {DISMANTLED_ONLY}.", rule="A9.8")
     if action.assemble != weapon.dm:
         raise IllegalAction(
             f"{weapon.name} is {'already assembled' if action.assemble else 'already dismantled'}.",
@@ -151,7 +159,8 @@ def dismantle(state: AslState, action: Dismantle) -> Outcome[AslState]:
     )
     new = record_usage(new, usage, phase)
     verb = "assembles" if action.assemble else "dismantles"
-    text = f"{weapon.possessor} {verb} {weapon.name} (a use of the SW, all its ROF)"
+    used = "Gun" if weapon.kind == "gun" else "SW"
+    text = f"{weapon.possessor} {verb} {weapon.name} (a use of the {used}, all its ROF)"
     if not action.assemble:
         text += (
             "; it fires as a German LMG"

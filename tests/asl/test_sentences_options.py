@@ -17,6 +17,9 @@ REFUSED_OPTIONS = [
     ("@bob /asl weapon add name:X side:Allied kind:sw_mg mg:mmg dm:true", "A9.8"),
     ("/asl weapon add name:X side:Axis kind:sw_mg dm:true", "A9.8"),  # size unknown
     ("/asl weapon add name:X side:Axis kind:dc dm:true", "A9.8"),
+    # A9.8 "Any light mortar of ≤ four PP, 76-82mm mortar": an ATR is no mortar
+    ("/asl weapon add name:X side:Axis kind:sw_other dm:true", "A9.8"),
+    ("/asl weapon add name:X side:Axis kind:sw_mg mortar:true", "A9.8"),
     ("/asl weapon add name:X side:Axis kind:sw_mg removal:3", "C2.2"),
     ("/asl weapon add name:X side:Axis kind:sw_mg main-armament:true", "A9.3"),
     ("/asl weapon add name:X side:Axis kind:gun mg:hmg", "A9.8"),
@@ -81,6 +84,46 @@ async def test_a_dismantled_german_mg_is_listed_dismantled(tmp_path: Path) -> No
         """,
     )
     assert "dismantled" in played.texts("/asl weapon list")[0]
+
+
+async def test_a9_8_a_mortar_is_dismantled_and_assembled_and_fires_only_assembled(
+    tmp_path: Path,
+) -> None:
+    """A9.8 s1 "Any light mortar of ≤ four PP, 76-82mm mortar, or non-Russian HMG/MMG … may
+    have its PP halved (FRU) if in a dismantled state", s3 "A weapon may be converted to an
+    appropriate dm SW counter (or vice versa) by the unit possessing it during any PFPh/DFPh",
+    "A dm SW may not be fired until reassembled [EXC: a German dm HMG/MMG may be fired as a
+    German LMG]" — found by trying it: a mortar entered dismantled could never be assembled
+    (/asl weapon dm refused it citing A9.8 as if only MGs were dismantled), and a dismantled
+    mortar fired its To Hit DR with /asl tohit."""
+    played = await play(
+        tmp_path,
+        TABLE
+        + """
+        /asl unit add name:A side:Axis kind:squad
+        /asl unit add name:C side:Axis kind:crew
+        /asl weapon add name:MTR side:Axis kind:sw_other rof:2 owner:A dm:true mortar:true
+        /asl weapon add name:M81 side:Axis kind:gun rof:2 owner:C mortar:true
+        /asl weapon add name:MG side:Axis kind:sw_mg mg:hmg rof:3 owner:A dm:true
+        /asl phase side:Axis phase:pfph
+        /asl tohit gun:MTR
+        /asl weapon dm name:MTR assemble:true
+        /asl weapon dm name:M81
+        /asl tohit gun:M81
+        /asl tohit gun:MG range:3
+        """,
+        dice="4,3",
+    )
+    assert played.refused("/asl tohit gun:MTR") == (
+        "MTR is dismantled and may not fire until reassembled. (A9.8)",
+        "A9.8",
+    )
+    assert played.facts("/asl weapon dm name:MTR assemble:true") == {"MTR": "assembled"}
+    assert played.texts("/asl weapon dm name:M81") == [
+        "A9.8: C dismantles M81 (a use of the Gun, all its ROF); it may not fire until assembled"
+    ]
+    assert played.refused("/asl tohit gun:M81")[1] == "A9.8"
+    assert played.facts("/asl tohit gun:MG range:3")["MG"] == "fine"  # as a German LMG
 
 
 async def test_a9_5_spraying_fire_never_at_its_own_hex(tmp_path: Path) -> None:

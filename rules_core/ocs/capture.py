@@ -168,13 +168,26 @@ def plan_capture(state: OcsState, action: Capture) -> CapturePlan:
     )
 
 
+NO_ENTRY_PHASES = ("supply", "cleanup")
+"""Phases in which no unit moves, advances or retreats, so none enters a hex (12.11b)."""
+
+
 def _movement_phase(state: OcsState, action: Capture) -> bool:
     """Whether the capture happens in the captor's Movement Phase (Capture Table note 5).
 
-    Once phases are tracked the bot knows it, and a stated answer that contradicts it is refused.
+    Once phases are tracked the bot knows it, and a stated answer that contradicts it is refused;
+    and no unit enters a hex in a Supply or Clean Up Phase (12.11b "When an Attack-Capable unit
+    enters a hex", reading 21).
     """
     if state.phase is None:
         return True if action.movement_phase is None else action.movement_phase
+    if state.phase in NO_ENTRY_PHASES:
+        raise IllegalAction(
+            f"A capture is rolled when an Attack-Capable unit enters the hex, by moving or "
+            f"advancing; no unit enters a hex in {state.phase_side}'s "
+            f"{'Supply' if state.phase == 'supply' else 'Clean Up'} Phase.",
+            rule="OCS 12.11b",
+        )
     known = state.phase == "movement" and state.phase_side == action.side
     if action.movement_phase is not None and action.movement_phase != known:
         raise IllegalAction(
@@ -445,6 +458,7 @@ __all__ = [
     "CAPTURE_TABLE",
     "COLUMN",
     "DISPLACEMENT_HEXES",
+    "NO_ENTRY_PHASES",
     "CapturePlan",
     "CaptureRoll",
     "Category",

@@ -14,6 +14,7 @@ from rules_core.ocs.actions import (
     Attrition,
     Blow,
     Breakout,
+    Capture,
     FuelAction,
     Recover,
     SetPhase,
@@ -222,6 +223,22 @@ def test_breakout_only_in_the_owners_breakout_segment() -> None:
         out = run(at(state, "Axis", phase), Breakout(unit="Pz"), [5, 2])
         assert out.fact("Breakout") == "succeeded"
     assert run(state, Breakout(unit="Pz"), [5, 2]).fact("Breakout") == "succeeded"  # untracked
+
+
+def test_no_capture_in_a_supply_or_clean_up_phase() -> None:
+    """OCS 12.11b: "When an Attack-Capable unit enters a hex with enemy SP and/or Transport
+    Points, roll on the appropriate column(s) of the Capture Table" — found by trying it: once
+    phases were tracked, a unit standing in an enemy dump's hex rolled its capture in its own
+    Supply Phase, where no unit moves or advances (reading 21)."""
+    moto = Unit(name="Moto", side="Axis", hex="B2")
+    state = game(moto, dumps=[Dump(side="Soviet", hex="B2", tokens=16)])
+    for side, phase in (("Axis", "supply"), ("Axis", "cleanup"), ("Soviet", "supply")):
+        error = refused(at(state, side, phase), Capture(side="Axis", hex="B2", unit="Moto"))
+        assert isinstance(error, IllegalAction) and error.rule == "OCS 12.11b", (side, phase)
+        assert "no unit enters a hex" in str(error)
+    for side, phase in (("Axis", "movement"), ("Axis", "combat"), ("Soviet", "reaction")):
+        out = run(at(state, side, phase), Capture(side="Axis", hex="B2", unit="Moto"), [4])
+        assert out.fact("Dump") == "2 SP captured"
 
 
 def test_a_new_phase_allows_the_same_dump_to_be_blown_again() -> None:

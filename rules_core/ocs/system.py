@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from rules_core.dice import Dice
-from rules_core.errors import InvalidInput
+from rules_core.errors import IllegalAction, InvalidInput
 from rules_core.ocs.actions import (
     ACTION_TYPES,
     AnyOcsAction,
@@ -106,6 +106,12 @@ def resolve_strength(state: OcsState, action: Strength) -> Outcome[OcsState]:
     (('Pz', 'defends ×1/4 = 3/2'),)
     """
     unit = state.unit(action.unit)
+    if action.mode == "defend" and (action.terrain_x2 or action.defenders or action.hedgehog):
+        raise IllegalAction(
+            "terrain-x2, defenders and hedgehog are the attacker's Combined Arms (v3 9.4e: "
+            '"Attacking Armor", "Attacking Mech"); a defending unit takes none of them.',
+            rule="OCS 9.4e",
+        )
     multiplier = supply_multiplier(
         action.mode, out_of_supply=unit.out_of_supply, supplied=action.supplied
     )

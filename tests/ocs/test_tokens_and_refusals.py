@@ -123,6 +123,11 @@ BAD: list[tuple[AnyOcsAction, type[RulesError], str]] = [
     (Capture(side="Axis", hex="A1", unit="Bn"), IllegalAction, "no enemy SP"),
     (Capture(side="Axis", hex="B2", unit="Red Bn"), InvalidInput, "belongs to Soviet, not Axis"),
     (Strength(unit="Ghost", mode="attack"), InvalidInput, "no unit called 'Ghost'"),
+    # v3 9.4e "Attacking Armor/Mech is x1.5 instead of x2": found by trying it, a defending
+    # unit's terrain-x2, defenders and hedgehog were silently dropped
+    (Strength(unit="Bn", mode="defend", terrain_x2=True), IllegalAction, "attacker's Combined"),
+    (Strength(unit="Bn", mode="defend", hedgehog=True), IllegalAction, "attacker's Combined"),
+    (Strength(unit="Bn", mode="defend", defenders=("Red Bn",)), IllegalAction, "attacker's"),
     (UnitAdd(name="Bn", side="Axis", steps=1), InvalidInput, "already a unit called 'Bn'"),
     (UnitAdd(name="BN", side="Axis", steps=1), InvalidInput, "already a unit called 'BN'"),
     (UnitAdd(name="X", side="Axis", steps=1, re="-1"), InvalidInput, "RE '-1' must be"),

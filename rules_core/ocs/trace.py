@@ -72,6 +72,18 @@ def resolve_trace(state: OcsState, action: Trace) -> Outcome[OcsState]:
     new_state = state
     if action.status != "eat" and (action.draw_mp is not None or action.throw_mp is not None):
         raise InvalidInput("Path lengths (draw-mp, throw-mp) are stated only for eating.")
+    if action.status != "eat" and (
+        action.dump is not None or action.trace_available or action.no_recovery
+    ):
+        raise InvalidInput(
+            "dump, trace-available and no-recovery are stated only for eating off the map "
+            "(status:eat)."
+        )
+    if action.status == "none" and action.hq is not None:
+        raise InvalidInput(
+            "hq names the HQ a unit traces through or eats from; a unit that does neither "
+            "(status:none) has none."
+        )
     if action.status == "traced":
         if action.hq is not None:
             hq = throwing_hq(state, side, action.hq)  # 12.6e: not from Strat Mode

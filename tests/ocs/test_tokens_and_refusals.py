@@ -111,6 +111,11 @@ BAD: list[tuple[AnyOcsAction, type[RulesError], str]] = [
     (FuelAction(method="formation", target="Nope", dump="A1"), InvalidInput, "no formation"),
     (Trace(units=("Bn",), status="eat", dump="B2"), IllegalAction, "belongs to Soviet"),
     (Trace(units=("Bn",), status="eat"), InvalidInput, "Name the dump"),
+    # found by trying it: options only eating reads were dropped from a trace or a failed one
+    (Trace(units=("Bn",), status="traced", dump="A1"), InvalidInput, "only for eating"),
+    (Trace(units=("Bn",), status="traced", trace_available=True), InvalidInput, "for eating"),
+    (Trace(units=("Bn",), status="none", no_recovery=True), InvalidInput, "only for eating"),
+    (Trace(units=("Bn",), status="none", hq="Bn"), InvalidInput, "status:none) has none"),
     (Recover(side="Axis", dump="A1"), IllegalAction, "no unit marked Low or Exhausted"),
     (Recover(side="Axis", dump="A1", units=("Bn",)), InvalidInput, "no Low or Exhausted marker"),
     (Attrition(units=("Red Bn",)), IllegalAction, "No unit of this stack is marked Out of Supply"),

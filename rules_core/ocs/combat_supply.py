@@ -217,6 +217,16 @@ def resolve_defend(state: OcsState, action: Defend) -> Outcome[OcsState]:
             rule="OCS 12.4",
         )
     side = units[0].side
+    if action.withhold and (
+        action.dump is not None
+        or action.hq is not None
+        or action.draw_mp is not None
+        or action.throw_mp is not None
+    ):
+        raise InvalidInput(
+            "Withheld combat supply is drawn from no dump: leave out dump, hq, draw-mp and "
+            "throw-mp, or do not withhold."
+        )
     source = _source(state, action, side)
     available = source.available(state, organic=action.organic)
     cost = defender_cost(units)

@@ -64,6 +64,14 @@ def resolve_special(state: OcsState, action: Special) -> Outcome[OcsState]:
         raise InvalidInput("Only a barrage states its cost; the chart sets the others.")
     if purpose in ("refit", "port", "barrage") and action.levels != 1:
         raise InvalidInput("Levels are built only for air bases and Hedgehogs.")
+    if purpose != "airbase" and action.close_terrain:
+        raise InvalidInput(
+            "Very or Extremely Close terrain changes only an air base's cost (2 SP a level)."
+        )
+    if purpose in ("refit", "barrage") and action.engineer:
+        raise InvalidInput(
+            "An engineer-capable unit matters only to air bases, Hedgehogs and port repair."
+        )
     if purpose in ("airbase", "port") and not action.engineer:
         raise IllegalAction(
             f"{'Building an air base' if purpose == 'airbase' else 'Port repair'} needs an "

@@ -155,10 +155,11 @@ class OcsSystem(GameSystem[OcsState, AnyOcsAction]):
     rules_version: ClassVar[int] = 5
     """5: a Breakout only in the owner's Breakout Segment — its Supply Phase or Movement Phase
     (12.8e; 4 accepted one in any phase once phases were tracked), and no capture in a Supply or
-    Clean Up Phase (12.11b; 4 rolled one there); a trace check refuses the options only eating reads
-    (4 dropped them). 4: the replies count in English ("1 step", "2 points", "in 1 turn": 3 wrote
-    "step(s)", "point(s)", "turn(s)", in steps and facts alike; "1 of 2 points succeeds"), and a
-    Transport Points counter added is counted in points. 3: what the bot knows from the units' and
+    Clean Up Phase (12.11b; 4 rolled one there); a trace check refuses the options only eating
+    reads, a withheld defence a dump, a special purpose the close terrain or engineer it does not
+    read (4 dropped them). 4: the replies count in English ("1 step", "2 points", "in 1 turn": 3
+    wrote "step(s)", "point(s)", "turn(s)", in steps and facts alike; "1 of 2 points succeeds"), and
+    a Transport Points counter added is counted in points. 3: what the bot knows from the units' and
     dumps' hexes, it checks (issue 23): no internal stocks for a unit standing on its side's dump
     (12.10a), no Supply Phase ending with a marked unit on its dump unrecovered and no eating before
     the recovery of a marked unit that reaches the dump (12.10e A), one Attrition roll per stack

@@ -327,7 +327,7 @@ def test_E8_attacker_division_and_battalion_4T_DAK_brigade_1T() -> None:
 def test_E8_withheld_supply_defends_half() -> None:
     unit = Unit(name="D", side="Soviet")
     state = game(unit, dumps=[Dump(side="Soviet", hex="D4", tokens=8)])
-    out = run(state, Defend(defenders=("D",), dump="D4", withhold=True))
+    out = run(state, Defend(defenders=("D",), withhold=True))  # D4 holds 2 SP all the same
     assert out.state == state
     assert out.facts == (("D", "defends ×1/2"),)
 

@@ -23,6 +23,7 @@ from rules_core.ocs.actions import (
     DumpList,
     FuelAction,
     Recover,
+    Special,
     Strength,
     Trace,
     UnitAdd,
@@ -101,6 +102,18 @@ BAD: list[tuple[AnyOcsAction, type[RulesError], str]] = [
     (Attack(attackers=("Bn", "Red Bn")), InvalidInput, "Red Bn belongs to Soviet, not Axis."),
     (Attack(attackers=("Bn",), dump="Z9"), InvalidInput, "Axis has no dump in Z9."),
     (Defend(defenders=("Bn",), dump="B2"), IllegalAction, "belongs to Soviet"),
+    # found by trying it: a withheld defence said "the units draw from A1" and drew nothing
+    (Defend(defenders=("Bn",), dump="A1", withhold=True), InvalidInput, "drawn from no dump"),
+    (
+        Special(purpose="hedgehog", side="Axis", dump="A1", hex="B1", close_terrain=True),
+        InvalidInput,
+        "only an air base's cost",
+    ),
+    (
+        Special(purpose="refit", side="Axis", dump="A1", hex="B1", engineer=True),
+        InvalidInput,
+        "matters only to air bases",
+    ),
     (DumpAdd(side="Axis", hex="A1", amount="-2 T"), InvalidInput, "negative"),
     (DumpAdd(side="Axis", hex="A1", amount="1.3 SP"), InvalidInput, "whole number of Tokens"),
     (DumpAdd(side="Martians", hex="A1", amount="1 SP"), InvalidInput, "not a side of this game"),

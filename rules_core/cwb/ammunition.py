@@ -80,10 +80,11 @@ def ammo_source(state: CwbState, unit: Unit) -> tuple[Ammo, str]:
     """The level ``unit`` fires at and where it comes from (CWB Supply; isolated artillery).
 
     Infantry and cavalry: their own level. Artillery: its side's Ammo Level, unless the battery's
-    own level (kept under the Isolation Effects Optional Rule) is worse.
+    own level (kept under the Isolation Effects Optional Rule, when the side uses it) is worse.
 
     >>> from rules_core.cwb.state import SideData
-    >>> state = CwbState(sides=(SideData(name="CSA", artillery_ammo=Ammo.LOW),))
+    >>> side = SideData(name="CSA", artillery_ammo=Ammo.LOW, isolation_rule=True)
+    >>> state = CwbState(sides=(side,))
     >>> battery = Unit(name="Pegram", side="CSA", type="artillery", men=90)
     >>> ammo_source(state, battery)
     (<Ammo.LOW: 'low'>, "CSA's artillery Ammo Level")
@@ -92,8 +93,13 @@ def ammo_source(state: CwbState, unit: Unit) -> tuple[Ammo, str]:
     """
     if unit.type != "artillery":
         return unit.ammo, "its own level"
-    side_level = state.side(unit.side).artillery_ammo
-    own = state.isolated_artillery_own_ammo and worse(side_level, unit.ammo) is not side_level
+    side = state.side(unit.side)
+    side_level = side.artillery_ammo
+    own = (
+        state.isolated_artillery_own_ammo
+        and side.isolation_rule
+        and worse(side_level, unit.ammo) is not side_level
+    )
     if own:
         return unit.ammo, f"its own level, {ISOLATION_OPTION}"
     return side_level, f"{unit.side}'s artillery Ammo Level"

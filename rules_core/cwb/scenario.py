@@ -38,7 +38,7 @@ from rules_core.cwb.state import (
     Wagon,
     WagonRounding,
 )
-from rules_core.errors import InvalidInput
+from rules_core.errors import IllegalAction, InvalidInput
 from rules_core.outcome import Outcome, Step
 from rules_core.words import counted
 
@@ -221,6 +221,23 @@ def _check_new_name(state: CwbState, name: str, kind: str) -> str:
     return name
 
 
+def _check_battery_ammo(state: CwbState, unit: Unit) -> None:
+    """A battery's own level below Normal is kept only under the Isolation Effects Optional Rule
+    (CWB Supply: "The ability for Artillery units to fire is based on the Ammo Level for their
+    side. If the Isolation Effects Optional Rule is being used, then Artillery units can also
+    become Low or Out Of Ammo when Isolated")."""
+    if unit.type != "artillery" or unit.ammo is Ammo.NORMAL:
+        return
+    if state.side(unit.side).isolation_rule and state.isolated_artillery_own_ammo:
+        return
+    raise IllegalAction(
+        f"{unit.name} is a battery: it fires at {unit.side}'s artillery Ammo Level (/cwb params "
+        "artillery-ammo:); a battery's own level is kept only under the Isolation Effects "
+        "Optional Rule.",
+        rule="CWB Supply",
+    )
+
+
 def add_unit(state: CwbState, action: UnitAdd) -> Outcome[CwbState]:
     """Add a unit to the game with its men and ammunition (CWB Supply).
 
@@ -244,6 +261,7 @@ def add_unit(state: CwbState, action: UnitAdd) -> Outcome[CwbState]:
         ammo=action.ammo,
         hex=_placed(state, action.hex),
     )
+    _check_battery_ammo(state, unit)
     return CwbOutcome(
         state=state.with_unit(unit),
         steps=(Step(rule="CWB Supply", text=f"Added {_describe_unit(state, unit)}"),),
@@ -276,6 +294,8 @@ def set_unit(state: CwbState, action: UnitSet) -> Outcome[CwbState]:
     if not changes:
         raise InvalidInput("Give at least one thing to change: men, ammo, routed or hex.")
     new_unit = unit.model_copy(update=changes)
+    if action.ammo is not None:
+        _check_battery_ammo(state, new_unit)
     new_state = state.with_unit(new_unit)
     return CwbOutcome(
         state=new_state,

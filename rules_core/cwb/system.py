@@ -70,13 +70,16 @@ class CwbSystem(GameSystem[CwbState, CwbAction]):
 
     name = "cwb"
     title = "Civil War Battles"
-    rules_version: ClassVar[int] = 3
-    """3: a params command says the values it set, once for all the sides it sets (2 wrote each
-    side's whole Parameter Data, so a scenario's set-up repeated a side's), and the map and paths
-    count hexes in English ("1 Blocked hex": 2 wrote "hex(es)"; a unit of one man "1 man", not "1
-    men"). 2: a battery's fire names the level it fired at and where it came from (its side's
-    artillery Ammo Level, or its own under the Isolation rule): 1 gave the battery's own level,
-    "Normal" for a battery firing at its side's Low level."""
+    rules_version: ClassVar[int] = 4
+    """4: a battery of a side that does not use the Isolation Effects Optional Rule fires at its
+    side's artillery Ammo Level whatever its own, and a battery's own Low or Out is refused there (3
+    applied its own level, "under the Isolation rule", with the rule off). 3: a params command says
+    the values it set, once for all the sides it sets (2 wrote each side's whole Parameter Data, so
+    a scenario's set-up repeated a side's), and the map and paths count hexes in English ("1 Blocked
+    hex": 2 wrote "hex(es)"; a unit of one man "1 man", not "1 men"). 2: a battery's fire names the
+    level it fired at and where it came from (its side's artillery Ammo Level, or its own under the
+    Isolation rule): 1 gave the battery's own level, "Normal" for a battery firing at its side's Low
+    level."""
     state_type = CwbState
     action_types: tuple[type[BaseModel], ...] = ACTION_TYPES
     action_adapter: TypeAdapter[CwbAction] = TypeAdapter(CwbActionField)

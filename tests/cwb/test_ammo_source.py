@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from rules_core.cwb import SYSTEM
-from rules_core.cwb.actions import Fire, UnitList
+from rules_core.cwb.actions import Fire, UnitAdd, UnitList, UnitSet
 from rules_core.cwb.state import Ammo, CwbState, SideData, Unit
 from rules_core.dice import ScriptedDice
 from rules_core.errors import IllegalAction
@@ -83,3 +83,34 @@ def test_without_the_own_ammo_reading_the_sides_level_always_applies() -> None:
     with ScriptedDice([]) as dice:
         out = SYSTEM.run(off, Fire(unit="Pegram", mode="offensive"), dice)
     assert out.fact("Pegram") == "Normal (CSA's artillery Ammo Level)"
+
+
+def test_without_the_isolation_rule_a_battery_fires_at_its_sides_level() -> None:
+    """ "The ability for Artillery units to fire is based on the Ammo Level for their side. If the
+    Isolation Effects Optional Rule is being used, then Artillery units can also become Low or
+    Out Of Ammo when Isolated" — found by trying it: in a game without the rule, a battery added
+    at Low was refused Offensive Fire ("Pegram is Low On Ammo") and listed as firing at "its own
+    level, Isolation Effects Optional Rule" while its side's level was Normal."""
+    no_rule = _state(Ammo.NORMAL, Ammo.LOW).model_copy(
+        update={"sides": (SideData(name="CSA", ammo_loss_pct=4),)}
+    )
+    with ScriptedDice([]) as dice:
+        out = SYSTEM.run(no_rule, Fire(unit="Pegram", mode="offensive"), dice)
+    assert out.fact("Pegram") == "Normal (CSA's artillery Ammo Level)"
+    # and a battery's own level is refused where nothing would read it
+    game = SYSTEM.run(no_rule, UnitAdd(name="X", side="CSA", men=10), ScriptedDice([])).state
+    for action in (
+        UnitAdd(name="Bat", side="CSA", men=90, type="artillery", ammo=Ammo.LOW),
+        UnitSet(name="Pegram", ammo=Ammo.OUT),
+    ):
+        with pytest.raises(IllegalAction, match="kept only under the Isolation Effects"):
+            SYSTEM.run(game, action, ScriptedDice([]))
+    with_rule = _state(Ammo.NORMAL)
+    added = SYSTEM.run(
+        with_rule,
+        UnitAdd(name="Bat", side="CSA", men=90, type="artillery", ammo=Ammo.LOW),
+        ScriptedDice([]),
+    )
+    assert added.state.unit("Bat").ammo is Ammo.LOW
+    cleared = SYSTEM.run(no_rule, UnitSet(name="Pegram", ammo=Ammo.NORMAL), ScriptedDice([]))
+    assert cleared.state.unit("Pegram").ammo is Ammo.NORMAL

@@ -215,6 +215,11 @@ def resolve_extender(state: OcsState, action: Extender) -> Outcome[OcsState]:
     """
     if action.how == "form":
         return _form(state, action)
+    if action.hex is not None or action.connected or action.name is not None:
+        raise InvalidInput(
+            "hex, connected and name are an Extender's as it forms (12.7d-e); one that turns "
+            "back or collapses takes none of them."
+        )
     if len(action.units) != 1:
         raise InvalidInput("Name the one Extender.")
     unit = _transport(state, action.units[0])

@@ -21,6 +21,7 @@ from rules_core.ocs.actions import (
     DumpAdd,
     DumpAdjust,
     DumpList,
+    Extender,
     FuelAction,
     Recover,
     Special,
@@ -141,6 +142,9 @@ BAD: list[tuple[AnyOcsAction, type[RulesError], str]] = [
     (Capture(side="Axis", hex="A1", unit="Bn"), IllegalAction, "no enemy SP"),
     (Capture(side="Axis", hex="B2", unit="Red Bn"), InvalidInput, "belongs to Soviet, not Axis"),
     (Strength(unit="Ghost", mode="attack"), InvalidInput, "no unit called 'Ghost'"),
+    # found by trying it: an Extender turned back with connected:true hex:… dropped both
+    (Extender(how="unform", units=("Bn",), connected=True), InvalidInput, "as it forms"),
+    (Extender(how="collapse", units=("Bn",), hex="A1"), InvalidInput, "as it forms"),
     # v3 9.4e "Attacking Armor/Mech is x1.5 instead of x2": found by trying it, a defending
     # unit's terrain-x2, defenders and hedgehog were silently dropped
     (Strength(unit="Bn", mode="defend", terrain_x2=True), IllegalAction, "attacker's Combined"),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
@@ -52,7 +52,7 @@ from rules_core.asl.setup import (
     set_unit,
 )
 from rules_core.asl.sniper import sniper_notes
-from rules_core.asl.state import PHASE_NAMES, AslConfig, AslState, Side
+from rules_core.asl.state import PHASE_NAMES, AslConfig, AslState, Side, Unit, Weapon
 from rules_core.asl.tohit import resolve_tohit
 from rules_core.asl.weapons import destroy_weapon, dismantle, random_destruction
 from rules_core.dice import Dice, Roll
@@ -77,6 +77,17 @@ def side_nationality(name: str) -> str:
     ('Hungarian', 'German', 'Russian')
     """
     return DEFAULT_NATIONALITY.get(name.strip().lower(), name.strip())
+
+
+_Named = TypeVar("_Named", Unit, Weapon)
+
+
+def _known(thing: _Named | None, name: str, what: str) -> _Named:
+    """The unit or weapon an action names; an unknown name is refused before any proposal is
+    logged for it (bad input changes nothing)."""
+    if thing is None:
+        raise InvalidInput(f"There is no {what} called {name!r} in this game.")
+    return thing
 
 
 class AslSystem(GameSystem[AslState, AslAction]):
@@ -141,8 +152,17 @@ class AslSystem(GameSystem[AslState, AslAction]):
         """
         if isinstance(action, AddUnit | AddWeapon):
             side = state.side(action.side)
-            return side.name if side else None
+            if side is None:
+                names = ", ".join(s.name for s in state.sides)
+                raise InvalidInput(
+                    f"There is no side called {action.side!r}; the sides are {names}."
+                )
+            return side.name
         if isinstance(action, Fire):
+            for name in action.weapons:
+                _known(state.weapon(name), name, "weapon")
+            for name in action.units:
+                _known(state.unit(name), name, "unit")
             return firing_side(state, action)
         if isinstance(action, ToHit | Repair | RemoveWeapon):
             name = (
@@ -150,16 +170,14 @@ class AslSystem(GameSystem[AslState, AslAction]):
                 if isinstance(action, ToHit)
                 else (action.weapon if isinstance(action, Repair) else action.name)
             )
-            weapon = state.weapon(name)
-            return weapon.side if weapon else None
+            return _known(state.weapon(name), name, "weapon").side
         if isinstance(action, Check | SetUnit):
-            unit = state.unit(action.unit if isinstance(action, Check) else action.name)
-            return unit.side if unit else None
+            name = action.unit if isinstance(action, Check) else action.name
+            return _known(state.unit(name), name, "unit").side
         if isinstance(action, DestroyWeapon | Dismantle):
-            weapon = state.weapon(action.name)
-            return weapon.side if weapon else None
+            return _known(state.weapon(action.name), action.name, "weapon").side
         if isinstance(action, RandomDestruction):
-            sides = {w.side for n in action.weapons if (w := state.weapon(n)) is not None}
+            sides = {_known(state.weapon(n), n, "weapon").side for n in action.weapons}
             return sides.pop() if len(sides) == 1 else None
         return None
 

@@ -73,6 +73,23 @@ async def test_an_option_that_cannot_apply_is_refused_citing_its_rule(
     assert played.refused(line)[1] == rule
 
 
+async def test_a_name_no_unit_or_weapon_has_is_refused_not_proposed(tmp_path: Path) -> None:
+    """Bad input changes nothing — found by trying it: a seated player's /asl tohit, fire or
+    repair naming a weapon the game does not hold was logged as a proposal to the other side
+    (its side unknown), to be refused only when confirmed."""
+    lines = [
+        "@bob /asl tohit gun:Nope",
+        "@bob /asl fire weapons:Nope",
+        "@carol /asl repair weapon:Nope",
+        "@carol /asl check kind:pf unit:Nope",
+        "@bob /asl unit add name:Z side:Nope kind:squad",
+    ]
+    played = await play(tmp_path, DEFENCE + "\n".join(lines))
+    for line in lines:
+        error, _ = played.refused(line)
+        assert error.startswith("There is no "), (line, error)
+
+
 async def test_a_dismantled_german_mg_is_listed_dismantled(tmp_path: Path) -> None:
     """A9.8: "A dm weapon is replaced with the appropriate dm SW counter"; the list says so."""
     played = await play(

@@ -298,6 +298,7 @@ def asl_forces(draw: st.DrawFn) -> list[BaseModel]:
         owner = draw(st.sampled_from([None, *units]))
         kind = draw(st.sampled_from(["sw_mg", "sw_other", "gun", "dc"]))
         b = draw(st.sampled_from([None, 10, 11, 12]))
+        dm = draw(st.sampled_from([None, True])) if kind in ("sw_other", "gun") else None
         actions.append(
             AddWeapon(
                 name=name,
@@ -311,7 +312,8 @@ def asl_forces(draw: st.DrawFn) -> list[BaseModel]:
                 status=draw(st.sampled_from([None, "ok", "malfunctioned"])),
                 low_ammo=draw(st.sampled_from([None, True])) if kind == "gun" else None,
                 special_ammo=("APCR:5",) if kind == "gun" and draw(st.booleans()) else (),
-                dm=draw(st.sampled_from([None, True])) if kind in ("sw_other", "gun") else None,
+                dm=dm,
+                mortar=dm is True,  # A9.8: of these kinds only a mortar is dismantled
             )
         )
     return actions
@@ -425,13 +427,17 @@ def cwb_forces(draw: st.DrawFn) -> list[BaseModel]:
     names = draw(st.lists(_NAME, max_size=6, unique_by=str.casefold))
     units = names[: len(names) // 2]
     for name in units:
+        kind = draw(st.sampled_from(["infantry", "cavalry", "artillery"]))
         actions.append(
             CwbUnit(
                 name=name,
                 side=draw(sides),
                 men=draw(st.integers(1, 900)),
-                type=draw(st.sampled_from(["infantry", "cavalry", "artillery"])),
-                ammo=draw(st.sampled_from(["normal", "low", "out"])),
+                type=kind,
+                # a battery's own level is kept only under the Isolation rule (CWB Supply)
+                ammo=draw(st.sampled_from(["normal", "low", "out"]))
+                if kind != "artillery"
+                else "normal",
                 hex=draw(hexes),
             )
         )

@@ -371,7 +371,7 @@ class FakeDiscord:
         """Make :meth:`wait_until_ready` wait for the next bot to connect."""
         self._guild_sent.clear()
 
-    async def wait_until_ready(self, timeout: float = 60.0) -> None:
+    async def wait_until_ready(self, timeout: float = 120.0) -> None:
         """Wait until the bot identified and received READY and GUILD_CREATE."""
         try:
             await asyncio.wait_for(self._guild_sent.wait(), timeout)
@@ -863,7 +863,7 @@ class FakeDiscord:
         await self._gateways[-1].dispatch(event, data)
 
     async def wait_until_shard_ready(
-        self, shard_id: int, count: int = 1, timeout: float = 60
+        self, shard_id: int, count: int = 1, timeout: float = 120
     ) -> None:
         """Wait until shard ``shard_id`` has identified ``count`` times in all (and got its
         servers)."""

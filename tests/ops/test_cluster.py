@@ -21,7 +21,7 @@ from tests.pgserver import PostgresServer
 
 pytestmark = [pytest.mark.e2e]
 
-TIMEOUT = 60.0
+TIMEOUT = 120.0
 
 
 async def test_a_killed_process_of_a_cluster_is_restarted_and_serves_its_shards_again(

@@ -138,6 +138,20 @@ SCRIPTED_EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 """A scripted run's clock starts here and advances one second per reading."""
 
 
+def ticks_after(at: str) -> int:
+    """The scripted clock's first reading after the logged time ``at`` (never before the
+    scripted epoch), in seconds since it: a later run on a database goes on from its game's
+    last entry instead of going back in time.
+
+    >>> ticks_after("2026-01-03T00:00:02.000+00:00"), ticks_after("2026-01-01T00:00:00.500+00:00")
+    (172803, 1)
+    >>> ticks_after("2025-12-31T23:00:00.000+00:00")
+    0
+    """
+    since = (datetime.fromisoformat(at) - SCRIPTED_EPOCH).total_seconds()
+    return max(0, int(since // 1) + 1)
+
+
 class Reproducible:
     """The sources of a scripted run: interaction ids, seeds, game ids and time from the lines.
 
@@ -154,10 +168,10 @@ class Reproducible:
     (32, True, 32)
     """
 
-    def __init__(self, channel: str, salt: str) -> None:
+    def __init__(self, channel: str, salt: str, after: str | None = None) -> None:
         self.prefix = f"console:scripted:{channel}:{salt}"
         self.current = self.prefix
-        self.ticks = 0
+        self.ticks = 0 if after is None else ticks_after(after)
         self.draws = 0
 
     def interaction(self, line: int) -> str:
@@ -531,7 +545,10 @@ async def run_console(
             place = console_place(options)
             latest = await repo.latest_game(place.guild_id, place.channel_id)
             salt = "0" if latest is None else f"{latest.id}.{latest.head_seq}"
-            reproducible = Reproducible(options.channel, salt)
+            last = await repo.last_entries(latest.id, 1) if latest is not None else []
+            # the clock goes on after the game's last entry: a log's times never run backwards
+            after = str(last[0].data()["at"]) if last else None
+            reproducible = Reproducible(options.channel, salt, after)
             service = GameService(
                 repo,
                 systems,

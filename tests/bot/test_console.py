@@ -164,3 +164,27 @@ def test_a_whole_scripted_game_of_each_system_runs_and_its_export_verifies(
     bad.write_text("\n".join(forged) + "\n", encoding="utf-8")
     refused = referee("verify", str(bad))
     assert refused.returncode == 1 and refused.stdout.startswith("entry ")
+
+
+def test_a_second_scripted_run_on_the_same_database_goes_on_from_the_games_last_entry(
+    tmp_path: Path,
+) -> None:
+    """Regression: each scripted run's clock began at 2026-01-01 00:00:00, so a second run on
+    the same database wrote the game's entries back in time, and its export failed
+    verification ("times backwards")."""
+    db = str(tmp_path / "g.db")
+    first = referee(
+        "console", "-", "--db", db, "--dice", "3,4",
+        stdin='/game new system:asl title:"Hill 621"\n/game seat Axis\n# wait: 2d\n/roll DR\n',
+    )  # fmt: skip
+    assert first.returncode == 0, first.stdout + first.stderr
+    second = referee(
+        "console", "-", "--db", db, "--dice", "5,6", "--out", str(tmp_path),
+        stdin="/roll DR\n/game log last:2\n/game export\n",
+    )  # fmt: skip
+    assert second.returncode == 0, second.stdout + second.stderr
+    (export,) = tmp_path.glob("game-*.jsonl")
+    times = [json.loads(line)["at"] for line in export.read_text().splitlines()[1:]]
+    assert times == sorted(times) and times[-1] > "2026-01-03", times
+    verified = referee("verify", str(export))
+    assert verified.returncode == 0, verified.stdout + verified.stderr

@@ -298,9 +298,13 @@ def current_wait(entries: Iterable[Mapping[str, Any]]) -> Wait | None:
     return wait
 
 
-def waiting_proposals(entries: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    """The proposals still waiting (not declined nor carried out) that put the ball in a
-    side's court: those of other commands than the deadlines' own, needing a side."""
+def waiting_proposals(
+    entries: Iterable[Mapping[str, Any]], lapsed: Iterable[int] = ()
+) -> list[Mapping[str, Any]]:
+    """The proposals still waiting (not declined, carried out nor ``lapsed`` — their proposer
+    gave up the seat they spoke for) that put the ball in a side's court: those of other
+    commands than the deadlines' own, needing a side."""
+    gone = set(lapsed)
     waiting: dict[int, Mapping[str, Any]] = {}
     for entry in entries:
         kind = entry.get("kind")
@@ -310,7 +314,11 @@ def waiting_proposals(entries: Iterable[Mapping[str, Any]]) -> list[Mapping[str,
             waiting.pop(int(entry["entry"]), None)
         elif isinstance(entry.get("agreed"), Mapping):
             waiting.pop(int(entry["agreed"]["proposal"]), None)
-    return [e for e in waiting.values() if e.get("needs") and not is_clock_command(e["command"])]
+    return [
+        e
+        for seq, e in waiting.items()
+        if e.get("needs") and not is_clock_command(e["command"]) and seq not in gone
+    ]
 
 
 def _replace(wait: Wait, **changes: Any) -> Wait:
@@ -495,6 +503,8 @@ class ClockCheck:
         self.entries: list[Mapping[str, Any]] = []
         self.forfeit: int | None = None
         """The ruling that granted a forfeit (``game.ruling`` on a claim): the deadlines stop."""
+        self.lapsed: set[int] = set()
+        """Proposals that lapsed at a reseat (:class:`bot.log.seats.Table` finds them)."""
 
     def check(
         self,
@@ -538,7 +548,7 @@ class ClockCheck:
         ``referee verify``, which replays the rules)."""
         side = entry["against"] if entry["kind"] == "game.claim" else entry["side"]
         court = entry.get("court")
-        waiting = waiting_proposals(self.entries)
+        waiting = waiting_proposals(self.entries, self.lapsed)
         if court == "proposal":
             if not waiting or waiting[-1]["needs"][0] != side:
                 return f"says a proposal waits for {side}; none does"

@@ -252,7 +252,7 @@ OPTIONAL: dict[str, Any] = {
     "referee_only": is_names,
     "revealed_notes": lambda v: type(v) is list and all(is_note(n) for n in v),
     "settled": lambda v: v in ("agreed", "conceded", "referee"), "result": is_result,
-    "clock": is_clock,
+    "clock": is_clock, "lapsed": lambda v: type(v) is list and all(is_int(n) for n in v),
 }  # fmt: skip
 
 

@@ -39,6 +39,9 @@ class Table:
         """Actions of an older entry version without ``sides``: checked on their side alone."""
         self.proposals: dict[int, dict[str, Any]] = {}
         """Proposals waiting for the other side's confirmation, by sequence number."""
+        self.lapsed: dict[int, tuple[int, str]] = {}
+        """Proposals that lapsed when their proposer gave up a seat they held when proposing:
+        the seat's entry and side, by the proposal's sequence number."""
         self.could: dict[int, tuple[bool, frozenset[str]]] = {}
         """Each action, roll and void: whether its declarer (or the proposer it carries out)
         refereed, and the sides they held — for ``referee verify`` to check against the sides
@@ -70,6 +73,10 @@ class Table:
         waits for)."""
         seq = entry["seq"]
         proposal = self.proposals.pop(agreed["proposal"], None)
+        if proposal is None and agreed["proposal"] in self.lapsed:
+            at, side = self.lapsed[agreed["proposal"]]
+            raise Mismatch(seq, f"carries out proposal {agreed['proposal']}, which lapsed at entry "
+                           f"{at} when its proposer gave up the {side} seat")  # fmt: skip
         if proposal is None or proposal["by"] != agreed["proposed_by"]["id"]:
             raise Mismatch(seq, f"carries out proposal {agreed['proposal']}, which is not one")
         if entry["by"]["id"] == proposal["by"]:
@@ -312,6 +319,7 @@ class Table:
                 "by": entry["by"]["id"],
                 "command": entry["command"],
                 "needs": list(entry.get("needs", self.sides)),
+                "for": self.held(entry["by"]["id"]),  # the sides its proposer spoke for
             }
         if kind == "roll" and "sides" in entry and set(entry["sides"]) != held:
             raise Mismatch(seq, f"names the sides {entry['sides']}, the roller holds others")
@@ -339,6 +347,27 @@ class Table:
             name = entry["player"]["name"]
             raise Mismatch(seq, f"{entry['by']['name']} may not seat {name} there")
         self.seats[entry["side"]] = player
+        if entry["v"] >= NO_ONE_ALONE and holder is not None and holder != player:
+            self.lapse(entry, holder)
+
+    def lapse(self, entry: dict[str, Any], holder: int) -> None:
+        """The seat of ``entry["side"]`` passed from ``holder`` to someone else: the proposals
+        ``holder`` made while holding it lapse (their proposer no longer speaks for that side);
+        the entry, if it lists them (``lapsed``, the bot's from this version on), lists exactly
+        those."""
+        seq, side = entry["seq"], entry["side"]
+        lapsed = sorted(
+            number
+            for number, proposal in self.proposals.items()
+            if proposal["by"] == holder and side in proposal["for"]
+        )
+        if "lapsed" in entry and sorted(entry["lapsed"]) != lapsed:
+            raise Mismatch(seq, f"says proposals {entry['lapsed']} lapse; the {side} seat's "
+                           f"former player's proposals that lapse are {lapsed}")  # fmt: skip
+        for number in lapsed:
+            del self.proposals[number]
+            self.lapsed[number] = (seq, side)
+        self.clock.lapsed.update(lapsed)
 
     def void(self, entry: dict[str, Any], agreed: dict[str, Any] | None) -> None:
         """A referee cancels an action or a roll once; of their own side only by agreement."""

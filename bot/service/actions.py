@@ -20,6 +20,7 @@ from bot.service.core import Core, check_system
 from bot.service.handlers import Write
 from bot.service.options import command_path
 from bot.service.permissions import (
+    held_sides,
     permit,
     playing_referee,
     referee_only_options,
@@ -143,6 +144,7 @@ def propose(
             "command": dumped,
             "sides": concerned,
             "needs": missing,
+            "for": held_sides(row, actor),  # it lapses when its proposer gives up one of them
         }
     )
     return Change(

@@ -230,6 +230,22 @@ def _roll_reply(entry: Mapping[str, Any], shown: Shown | None, base: dict[str, A
     )
 
 
+def lapsed_words(entry: Mapping[str, Any]) -> str:
+    """What a reseat withdrew: the proposals its seat's former player made for that side.
+
+    >>> print(lapsed_words({"side": "Axis", "lapsed": [4, 7]}))
+    ; proposals 4 and 7, made by the Axis seat's former player, lapse
+    """
+    lapsed = entry.get("lapsed")
+    if not lapsed:
+        return ""
+    numbers = ", ".join(map(str, lapsed[:-1])) + " and " if len(lapsed) > 1 else ""
+    return (
+        f"; proposal{'s' if len(lapsed) > 1 else ''} {numbers}{lapsed[-1]}, made by the "
+        f"{entry['side']} seat's former player, {'lapse' if len(lapsed) > 1 else 'lapses'}"
+    )
+
+
 def _forfeit_granted(entry: Mapping[str, Any]) -> bool:
     """A ruling that grants a forfeit claim (``/game deadline claim``)."""
     return entry.get("matter") == "forfeit" and entry["decision"] == "grant"
@@ -237,7 +253,9 @@ def _forfeit_granted(entry: Mapping[str, Any]) -> bool:
 
 _TITLES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "game.new": lambda e: f"New {e['system']} game: {', '.join(e['sides'])}",
-    "game.seat": lambda e: f"{with_verb(e['player']['name'], 'takes')} the {e['side']} seat",
+    "game.seat": lambda e: (
+        f"{with_verb(e['player']['name'], 'takes')} the {e['side']} seat" + lapsed_words(e)
+    ),
     "game.referee.add": lambda e: f"{with_verb(e['user']['name'], 'is')} a referee",
     "game.referee.remove": lambda e: f"{with_verb(e['user']['name'], 'is')} no longer a referee",
     "game.seed": lambda e: f"{e['by']['name']} added a seed phrase",

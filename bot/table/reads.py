@@ -17,6 +17,7 @@ from bot.service.options import command_path
 from bot.service.replies import (
     SETTLED_WORDS,
     declared_what,
+    lapsed_words,
     proposal_text,
     result_words,
     table_title,
@@ -69,7 +70,7 @@ def _cut(text: str, limit: int) -> str:
 
 _EFFECTS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "game.new": lambda e: f"{e['system']} game: {', '.join(e['sides'])}",
-    "game.seat": lambda e: f"{e['side']} seat: {e['player']['name']}",
+    "game.seat": lambda e: f"{e['side']} seat: {e['player']['name']}{lapsed_words(e)}",
     "game.referee.add": lambda e: f"{e['user']['name']} is a referee",
     "game.referee.remove": lambda e: f"{e['user']['name']} is no longer a referee",
     "game.seed": lambda e: "a seed phrase joins the players' seeds",

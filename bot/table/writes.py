@@ -76,12 +76,34 @@ def handing_over(
 def _seat(live: Live, side: str, command: gc.GameSeat, agreed: dict[str, Any] | None) -> Change:
     assert command.player is not None
     table = copy_table(live.row.table)
+    holder = table["seats"].get(side)
     table["seats"][side] = command.player.model_dump()
     data: dict[str, Any] = {"side": side, "player": command.player.model_dump()}
     if agreed is not None:
         data["agreed"] = agreed
         drop_proposal(table, agreed)
+    if holder is not None and holder["id"] != command.player.id:
+        lapsed = lapsing(table["proposals"], holder["id"], side)
+        if lapsed:
+            table["proposals"] = [p for p in table["proposals"] if p["entry"] not in lapsed]
+            data["lapsed"] = lapsed
     return Change(kind="game.seat", data=data, table=table)
+
+
+def lapsing(proposals: list[dict[str, Any]], holder: int, side: str) -> list[int]:
+    """The proposals waiting that lapse when ``holder`` gives up the seat of ``side``: those
+    they made while holding it, for they no longer speak for that side (docs/TRUST.md).
+
+    >>> waiting = [{"entry": 4, "by": {"id": 1}, "for": ["Axis"]},
+    ...            {"entry": 5, "by": {"id": 2}, "for": ["Allied"]}]
+    >>> lapsing(waiting, 1, "Axis"), lapsing(waiting, 1, "Allied")
+    ([4], [])
+    """
+    return [
+        p["entry"]
+        for p in proposals
+        if p["by"]["id"] == holder and side in p.get("for", [side])  # older: made while holding
+    ]
 
 
 def _referee_added(

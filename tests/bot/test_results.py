@@ -24,6 +24,7 @@ from bot.log.gamelog import FORMAT_VERSION
 from bot.log.verify import verify_text
 from bot.models import Actor, Reply
 from bot.service.game_service import GameService
+from bot.service.replies import table_title
 from bot.storage import open_repository
 from bot.table import commands as gc
 from rules_core.errors import RulesError
@@ -86,6 +87,19 @@ CONCEDED: list[tuple[Actor, str]] = [
     (REF, "/game end"),
 ]
 
+RESEATED: list[tuple[Actor, str]] = [
+    (REF, '/game new system:asl title:"Round 5"'),
+    (ALICE, "/game seat side:Axis"),
+    (BOB, "/game seat side:Allied"),
+    (ALICE, "/game result winner:Axis scenario:FT91 attacker:Axis tournament:T round:5"),  # #4
+    (ALICE, "/asl level side:Allied level:2"),  # proposed: #5
+    (REF, "/game seat side:Axis player:@carol"),  # #6: alice no longer speaks for Axis
+    (BOB, "/game confirm entry:4"),  # refused: it lapsed
+    (CAROL, "/game result winner:Axis scenario:FT91 attacker:Axis tournament:T round:5"),  # #7
+    (BOB, "/game confirm entry:7"),  # #8
+    (REF, "/game end"),
+]
+
 
 @pytest.fixture(scope="module")
 def exports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
@@ -96,6 +110,7 @@ def exports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
             ("disputed", DISPUTED),
             ("confirmed", CONFIRMED),
             ("conceded", CONCEDED),
+            ("reseated", RESEATED),
         )
     }
 
@@ -161,7 +176,28 @@ def test_a_result_a_referee_without_a_seat_confirms_is_the_referees_not_agreed(
     assert run.returncode == 0, run.stdout
 
 
-@pytest.mark.parametrize("name", ["disputed", "confirmed", "conceded"])
+def test_a_proposal_lapses_when_its_proposer_no_longer_holds_the_seat_it_was_made_for(
+    exports: dict[str, str], tmp_path: Path
+) -> None:
+    """Regression: after the referee gave Alice's Axis seat to Carol, Bob could still confirm
+    the result Alice had proposed, and it was recorded "agreed by both sides" though Alice no
+    longer spoke for Axis. Her proposals waiting lapse at the reseat, on the record."""
+    entries = entries_of(exports["reseated"])
+    seat = entries[5]
+    assert (seat["kind"], seat["player"]["name"], seat["lapsed"]) == ("game.seat", "carol", [4, 5])
+    assert REFUSED[("reseated", RESEATED[6][1])] == (
+        "Entry 4 is not a proposal waiting for confirmation."
+    )
+    recorded = next(e for e in entries if e["kind"] == "game.result")
+    assert recorded["agreed"] == {"proposal": 7, "proposed_by": {"id": CAROL.user_id,
+                                                                 "name": "carol"}}  # fmt: skip
+    reply = table_title(seat)
+    assert reply == (
+        "carol takes the Axis seat; proposals 4 and 5, made by the Axis seat's former player, lapse"
+    )
+
+
+@pytest.mark.parametrize("name", ["disputed", "confirmed", "conceded", "reseated"])
 def test_the_honest_exports_verify_with_both(
     exports: dict[str, str], name: str, tmp_path: Path
 ) -> None:
@@ -236,7 +272,31 @@ def ruling_under_old_rules(entries: list[dict[str, Any]]) -> None:
     ruling["by"], ruling["v"] = {"id": ALICE.user_id, "name": "alice"}, 1
 
 
+def confirmed_after_its_proposer_left(entries: list[dict[str, Any]]) -> None:
+    """Bob's confirmation said to be of Alice's result, which lapsed when Carol took her seat."""
+    _entry(entries, "game.result")["agreed"] = {
+        "proposal": 4,
+        "proposed_by": {"id": ALICE.user_id, "name": "alice"},
+    }
+
+
+def confirmed_after_its_proposer_left_unsaid(entries: list[dict[str, Any]]) -> None:
+    """The same, the reseat no longer saying which proposals lapsed."""
+    confirmed_after_its_proposer_left(entries)
+    del _entry(entries, "game.seat", 2)["lapsed"]
+
+
+def lapse_left_out(entries: list[dict[str, Any]]) -> None:
+    """The reseat says only the level lapsed, as if Alice's result still waited."""
+    _entry(entries, "game.seat", 2)["lapsed"] = [5]
+
+
 FORGERIES = {
+    "reseated": [
+        confirmed_after_its_proposer_left,
+        confirmed_after_its_proposer_left_unsaid,
+        lapse_left_out,
+    ],
     "confirmed": [
         result_alone,
         result_as_concession,

@@ -43,7 +43,11 @@ class Games:
         self.sealed = asyncio.run(_sealed_game(tmp / "sealed.db"))
         self.results = {
             name: asyncio.run(results.play(tmp / f"{name}.db", lines))
-            for name, lines in (("disputed", results.DISPUTED), ("confirmed", results.CONFIRMED))
+            for name, lines in (
+                ("disputed", results.DISPUTED),
+                ("confirmed", results.CONFIRMED),
+                ("reseated", results.RESEATED),
+            )
         }
         self.deadlines = asyncio.run(deadlines.play(tmp / "deadlines.db"))
 
@@ -131,7 +135,15 @@ def claims_of_trust(games: Games) -> dict[str, tuple[list[Forgery], bool]]:
         ),
         "strict reading:": ([(reseal(asl, strict.as_bool_or_float), (), ())], True),
         "who declared each entry": (
-            [(reseal(lines, strict.by_player(6, forgery.ALICE, drop_sides=False)), (), ())],
+            [
+                (reseal(lines, strict.by_player(6, forgery.ALICE, drop_sides=False)), (), ()),
+                # a proposal carried out after it lapsed (its proposer gave up the seat)
+                (
+                    reseal(games.results["reseated"], results.confirmed_after_its_proposer_left),
+                    (),
+                    (),
+                ),
+            ],
             True,
         ),
         "nobody holding a seat acted alone": (

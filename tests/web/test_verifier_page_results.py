@@ -1,8 +1,10 @@
 """The offline verifier page checks who settled a result as both Python verifiers do (issue 22):
-the honest exports of a confirmed, a conceded and a disputed-then-ruled result verify in a real
-headless Chromium; each forgery of tests/bot/test_results.py (a result nobody confirmed, a ruling
-by a referee who plays, a referee who plays acting alone for the other side, an entry claiming
-the older rules) fails there, at the entry the standard-library checker names."""
+the honest exports of a confirmed, a conceded and a disputed-then-ruled result, and of proposals
+that lapsed at a reseat, verify in a real headless Chromium; each forgery of
+tests/bot/test_results.py (a result nobody confirmed, a ruling by a referee who plays, a referee
+who plays acting alone for the other side, an entry claiming the older rules, a proposal
+confirmed after its proposer gave up their seat) fails there, at the entry the standard-library
+checker names."""
 
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ def test_signed_results_verify_and_their_forgeries_fail_in_the_page(
             ("disputed", results.DISPUTED),
             ("confirmed", results.CONFIRMED),
             ("conceded", results.CONCEDED),
+            ("reseated", results.RESEATED),
         )
     }
     for name, honest in exports.items():

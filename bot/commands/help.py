@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.commands.registry import CommandSpec, OptionSpec, Registry
+from bot.commands.registry import THEMES, CommandSpec, OptionSpec, Registry, at_a_glance
 
 GROUP_HELP: dict[str, str] = {
     "game": "The channel's game: new, seats, referees, log, export, end",
@@ -313,13 +313,15 @@ def registry_groups(registry: Registry) -> list[Group]:
 
 def overview(groups: Sequence[Group], *, markdown: bool) -> list[str]:
     """``/help`` alone: each top-level command with its help, each group with its help and the
-    names of its commands, then how to ask for more."""
+    names of its commands (:func:`at_a_glance`), then how to ask for more."""
     lines: list[str] = []
     for group in groups:
         name = f"`/{group.name}`" if markdown else f"/{group.name}"
         lines.append(f"{name} — {group.help}")
-        if group.commands:
-            lines.append(("↳ " if markdown else "    ") + " · ".join(group.commands))
+        lines += [
+            ("↳ " if markdown else "    ") + line
+            for line in at_a_glance(group.name, group.commands)
+        ]
     lines.append("")
     lines += HOW_TO_ASK
     return lines
@@ -372,9 +374,11 @@ def group_help_of(group_help: Mapping[str, str], prefix: str) -> dict[str, str]:
 __all__ = [
     "EXAMPLES",
     "GROUP_HELP",
+    "THEMES",
     "CommandHelp",
     "Group",
     "OptionHelp",
+    "at_a_glance",
     "command_help",
     "example",
     "find_command",

@@ -8,7 +8,7 @@ import shlex
 import types
 import typing
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -212,7 +212,7 @@ class Registry:
             typed = "/" + " ".join(words)
             near = sorted(p for p in self.commands if p.split(".")[0] == words[0]) if words else []
             if near:
-                hint = f" Try one of: {', '.join('/' + p.replace('.', ' ') for p in near)}."
+                hint = self._group_hint(words[0], [p for p in self.commands if p in near])
                 subs = {" ".join(p.split(".")[1:]): p for p in near}
                 closest = nearest(" ".join(words[1:]), list(subs))
                 if closest and len(near) > 1:
@@ -222,6 +222,15 @@ class Registry:
                 hint = f" Did you mean {closest}?" if closest else self._first_word_hint(words)
             raise BadCommand(f"There is no command {typed}.{hint}")
         return spec
+
+    @staticmethod
+    def _group_hint(group: str, paths: list[str]) -> str:
+        """A group's commands, a line per theme or subgroup, as ``/help`` shows them."""
+        typed = [" ".join(path.split(".")[1:]) for path in paths]
+        if not any(typed):  # a command, not a group
+            return f" Try /{group}."
+        lines = "".join(f"\n  {line}" for line in at_a_glance(group, [n for n in typed if n]))
+        return f" Try one of:{lines}\n/help {group} says what each does."
 
     def _first_word_hint(self, words: tuple[str, ...]) -> str:
         """A mistyped group or /help (``/gmae``, ``/hlep``): the nearest first word, or where
@@ -275,6 +284,58 @@ class Registry:
         for spec in self.commands.values():
             grouped.setdefault(spec.words[0], []).append(spec)
         return grouped
+
+
+THEMES: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    "game": (
+        ("play", ("new", "seat", "status", "log", "board", "notices", "seed", "end")),
+        ("proposals and referees", ("confirm", "decline", "void", "rule", "referee add",
+                                    "referee remove", "rotate", "cancel")),
+        ("set-up", ("setup", "forces")),
+        ("league", ("result", "list", "league", "times", "export")),
+        ("deadline", ("deadline set", "deadline defaults", "deadline pause", "deadline resume",
+                       "deadline extend", "deadline claim")),
+        ("sealed notes", ("seal", "reveal")),
+    ),
+}  # fmt: skip
+"""A group's commands by what they are for, a line each, where one line would not read at a
+glance; a command not named here goes on a last line."""
+
+
+def at_a_glance(name: str, commands: Sequence[str]) -> list[str]:
+    """A group's commands (as typed after the group) in lines read at a glance: by the themes
+    of :data:`THEMES`, else the commands of the group itself on one line and each subgroup's on
+    its own; a line of one subgroup's commands is headed by the subgroup's word.
+
+    >>> at_a_glance("asl", ["level", "unit add", "fire", "unit set"])
+    ['level · fire', 'unit: add · set']
+    >>> at_a_glance("game", ["new", "seal", "reveal", "deadline set", "deadline pause"])
+    ['play: new', 'deadline: set · pause', 'sealed notes: seal · reveal']
+    """
+    lines: list[str] = []
+    left = list(commands)
+    for theme, named in THEMES.get(name, ()):
+        found = [command for command in named if command in left]
+        left = [command for command in left if command not in found]
+        if found:
+            lines.append(_line(theme, found))
+    if name in THEMES:
+        return lines + ([" · ".join(left)] if left else [])
+    subgroups: dict[str, list[str]] = {"": []}  # the group's own commands first
+    for command in left:
+        subgroups.setdefault(command.split()[0] if " " in command else "", []).append(command)
+    return [
+        _line(word, found) if word else " · ".join(found)
+        for word, found in subgroups.items()
+        if found
+    ]
+
+
+def _line(head: str, commands: list[str]) -> str:
+    """``head: a · b``; the head's word left out of commands that all begin with it."""
+    if all(command.startswith(head + " ") for command in commands):
+        commands = [command.removeprefix(head + " ") for command in commands]
+    return f"{head}: {' · '.join(commands)}"
 
 
 def build_registry(systems: Mapping[str, GameSystem[Any, Any]]) -> Registry:

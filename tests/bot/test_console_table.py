@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 from tests.bot.test_console import referee
@@ -29,10 +30,38 @@ def test_help_takes_a_group_or_a_command_as_in_discord(tmp_path: Path) -> None:
     assert "line 3: There is no command or group called 'chess'. Try /help alone." in rest
     everything = rest.split("line 3:")[1]
     assert "/game — The channel's game" in everything and "/cwb — Civil War Battles" in everything
-    assert "    params · unit add · unit set" in everything
+    assert "    params · fire · resupply" in everything and "    unit: add · set" in everything
     assert '/help command:"asl fire" — one command: every option' in everything
     assert "line 5: There is no command or group called 'gmae'. Did you mean /help game?" in out
     assert run.returncode == 1
+
+
+def test_a_group_alone_lists_its_commands_in_lines_read_at_a_glance(tmp_path: Path) -> None:
+    """Regression: a bare `/game` listed its 31 commands on one line of 600 characters."""
+    run = referee("console", "-", "--db", str(tmp_path / "g.db"), stdin="/game\n/asl\n/help\n")
+    out = run.stdout
+    game = out.split("line 1: There is no command /game. Try one of:\n")[1].split("line 2:")[0]
+    lines = game.splitlines()
+    assert lines[0] == "  play: new · seat · status · log · board · notices · seed · end", out
+    assert "  deadline: set · defaults · pause · resume · extend · claim" in lines
+    assert lines[-1] == "/help game says what each does."
+    assert len(lines) == 7 and all(len(line) <= 110 for line in lines), lines
+    named = [
+        (head.strip() + " " if head.strip() == "deadline" else "") + word
+        for line in lines[:-1]
+        for head, _, words in [line.partition(": ")]
+        for word in words.split(" · ")
+    ]
+    help_game = referee("console", "-", "--db", str(tmp_path / "g.db"), stdin="/help game\n")
+    every = [
+        " ".join(itertools.takewhile(lambda w: ":" not in w and "[" not in w, line.split()[1:]))
+        for line in (row.split(" — ")[0] for row in help_game.stdout.splitlines()[1:])
+    ]
+    assert sorted(named) == sorted(every) and len(every) == 31, (named, every)
+    assert "line 2: There is no command /asl. Try one of:\n  level · san · fire" in out
+    assert "  weapon: add · list · remove · destroy · dm · kia\n/help asl says" in out
+    overview = out.split("/game — The channel's game")[1].split("/notify")[0]
+    assert overview.splitlines()[1:] == ["  " + line for line in lines[:-1]]  # /help's groups
 
 
 def test_a_mistyped_group_or_help_suggests_the_word_meant(tmp_path: Path) -> None:

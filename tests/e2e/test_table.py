@@ -49,7 +49,8 @@ async def test_help_of_everything_fits_discord_and_says_each_option(
     reply = await answer(discord, ["help"], channel="help-1")
     assert reply.kind == "callback" and reply.ephemeral, reply
     assert "`/asl` — Advanced Squad Leader" in reply.text
-    assert "↳ params · unit add · unit set" in reply.text
+    assert "↳ params · fire · resupply" in reply.text and "↳ unit: add · set" in reply.text
+    assert "↳ deadline: set · defaults · pause · resume · extend · claim" in reply.text
     fire = await answer(discord, ["help"], {"command": "/asl fire"}, channel="help-1")
     lines = fire.embeds[0]["description"].splitlines()
     assert any(line.startswith("**drm** · whole number -") for line in lines), lines

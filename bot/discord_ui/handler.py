@@ -94,15 +94,31 @@ def place_of(interaction: discord.Interaction[Any]) -> Place:
 def actor_of(interaction: discord.Interaction[Any], referee_role: str) -> Actor:
     """Who asks: a server administrator or manager, or a holder of ``referee_role``, is admin."""
     user = interaction.user
-    is_admin = False
-    if isinstance(user, discord.Member):
-        permissions = user.guild_permissions
-        is_admin = (
-            permissions.administrator
-            or permissions.manage_guild
-            or any(role.name == referee_role for role in user.roles)
-        )
+    is_admin = isinstance(user, discord.Member) and administers(user, referee_role)
     return Actor(user_id=user.id, name=user.display_name, is_admin=is_admin)
+
+
+ADMINISTRATOR = discord.Permissions(administrator=True).value
+MANAGE_GUILD = discord.Permissions(manage_guild=True).value
+
+
+def administers(member: discord.Member, referee_role: str) -> bool:
+    """Whether ``member`` holds Administrator or Manage Server in the server, or a role named
+    ``referee_role``: what ``member.guild_permissions`` and ``member.roles`` say (the owner holds
+    every permission, Administrator implies all, a timeout masks Manage Server), read in one
+    pass over the member's role ids — ``guild_permissions`` and ``roles`` each built and sorted
+    the list of ``Role`` objects, and made a ``Permissions`` per role, on every interaction."""
+    guild = member.guild
+    if guild.owner_id == member.id:
+        return True
+    value, named = 0, False
+    for role in (*map(guild.get_role, member._roles), guild.default_role):
+        if role is not None:
+            value |= role._permissions
+            named = named or role.name == referee_role
+    if value & ADMINISTRATOR or named:
+        return True
+    return bool(value & MANAGE_GUILD) and not member.is_timed_out()
 
 
 def follow_up_buttons(
@@ -521,6 +537,7 @@ __all__ = [
     "actor_of",
     "add_group",
     "add_system",
+    "administers",
     "follow_up_buttons",
     "handler_for",
     "place_of",

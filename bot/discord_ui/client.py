@@ -57,6 +57,13 @@ def apply_endpoints(settings: Settings) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
 
 
+GATEWAY_INTENTS = discord.Intents(guilds=True)
+"""The gateway events the bot asks for: its servers, their channels, threads and roles (where a
+command comes from, who may referee). The bot answers interactions only, which Discord sends
+whatever the intents, so it asks for no messages, reactions, typing, voice or the like:
+``Intents.default()`` had Discord send, and discord.py parse into a ``Message`` and cache, a
+MESSAGE_CREATE for every message in every channel the bot sees — each of its own answers
+included (about 0.09 ms of discord.py per answer of a fire, docs/PERFORMANCE.md)."""
 UNGUARDED_EVENTS = frozenset({"READY"})
 """Gateway events whose failure still stops the bot: without READY it cannot work at all."""
 
@@ -88,7 +95,8 @@ def _guarded(event: str, parser: Callable[[Any], None]) -> Callable[[Any], None]
 
 
 class RefereeBot(commands.Bot):
-    """The referee on Discord: slash commands only, default intents, cogs from ``extensions``."""
+    """The referee on Discord: slash commands only, the guilds intent alone
+    (:data:`GATEWAY_INTENTS`), cogs from ``extensions``."""
 
     settings: Settings
     game_service: Any
@@ -116,7 +124,7 @@ class RefereeBot(commands.Bot):
         apply_endpoints(settings)
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents.default(),
+            intents=GATEWAY_INTENTS,
             tree_cls=RefereeTree,
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
@@ -432,6 +440,7 @@ def run(
 
 
 __all__ = [
+    "GATEWAY_INTENTS",
     "INITIAL_EXTENSIONS",
     "UNGUARDED_EVENTS",
     "RefereeBot",

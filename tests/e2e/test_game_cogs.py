@@ -259,6 +259,17 @@ async def test_a_redelivered_interaction_does_not_roll_twice(
     assert sum("/roll" in value for value in fields(log).values()) == 1
 
 
+async def test_the_bot_asks_the_gateway_for_its_servers_only(
+    table: tuple[FakeDiscord, BotProcess],
+) -> None:
+    """The bot identifies with the guilds intent alone (1 << 0): it answers interactions, which
+    come whatever the intents, and reads no message, so Discord sends it no MESSAGE_CREATE (its
+    own answers included), reaction, typing or voice event to parse."""
+    discord, _ = table
+    assert discord.identify is not None
+    assert discord.identify["intents"] == 1 << 0
+
+
 async def test_answers_do_not_ask_discord_to_echo_the_message(
     table: tuple[FakeDiscord, BotProcess],
 ) -> None:

@@ -231,13 +231,15 @@ async def post_callback(
             raise discord.DiscordServerError(response, data)
         raise discord.HTTPException(response, data)
     finally:
-        if hold > 0:
-            if lock is None:
-                lock = locks.setdefault(bucket, asyncio.Lock())
-                await lock.acquire()
-            await asyncio.sleep(hold)
-        if lock is not None:
-            lock.release()
+        if hold > 0 and lock is None:
+            lock = locks.setdefault(bucket, asyncio.Lock())
+            await lock.acquire()
+        try:
+            if hold > 0:
+                await asyncio.sleep(hold)
+        finally:
+            if lock is not None:
+                lock.release()
 
 
 def _callback_url(interaction_id: int, token: str) -> yarl.URL:

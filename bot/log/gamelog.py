@@ -19,6 +19,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+import orjson
 from pydantic import BaseModel
 
 from rules_core.dice import ScriptedDice
@@ -66,8 +67,29 @@ def entry_hash(body: str) -> str:
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
-def seal(entry: Mapping[str, Any]) -> tuple[str, str]:
-    """The canonical body of an entry and its hash."""
+def seal(entry: Mapping[str, Any], *, plain: bool = False) -> tuple[str, str]:
+    """The canonical body of an entry and its hash.
+
+    ``plain``: the caller vouches that the entry holds JSON's own values only — strings,
+    integers, booleans, nulls, lists and objects with string keys — and no float (an entry made
+    of ``model_dump(mode="json")`` of float-free models, :func:`bot.service.snapshot.float_free`).
+    orjson then writes it: the very text of :func:`canonical` (which writes floats otherwise,
+    ``1e+16`` where orjson writes ``1e16``), several times faster; what orjson refuses (an
+    integer beyond 64 bits, a key that is no string) is written by :func:`canonical`.
+
+    >>> entry = {"seq": 2, "by": {"name": "Zoë \\"Z\\"", "id": 7}, "dice": [], "ok": True}
+    >>> seal(entry, plain=True) == seal(entry)
+    True
+    >>> seal({"n": 2**70}, plain=True) == seal({"n": 2**70})
+    True
+    """
+    if plain:
+        try:
+            data = orjson.dumps(entry, option=orjson.OPT_SORT_KEYS)
+        except TypeError:  # orjson.JSONEncodeError: left to the standard library
+            pass
+        else:
+            return data.decode(), hashlib.sha256(data).hexdigest()
     body = canonical(entry)
     return body, entry_hash(body)
 

@@ -27,6 +27,7 @@ from bot.service.permissions import (
     sides_as_spelled,
 )
 from bot.service.replies import odds_lines, who_confirms
+from bot.service.snapshot import float_free
 from rules_core.dice import ScriptedDice
 from rules_core.errors import InvalidInput
 from rules_core.odds import OddsTooLarge
@@ -118,6 +119,8 @@ def run_action(
         table=table,
         shown=(outcome.steps, outcome.facts, outcome.rolls),
         ran=action,
+        # the action's and the outcome's dumps, side names and referee-only option names
+        plain=agreed is None and float_free(type(action)) and float_free(type(outcome)),
     )
 
 

@@ -44,6 +44,10 @@ class Change:
     at: str | None = None
     """The entry's time, when the decision read the clock itself (a pause's end is counted from
     it); None: the commit reads the clock."""
+    plain: bool = False
+    """``data`` holds JSON's own values only and no float (``model_dump(mode="json")`` of
+    float-free models, strings, integers): the entry is sealed by orjson
+    (:func:`bot.log.gamelog.seal`), the same text faster. False: the standard library's."""
 
 
 Shown = tuple[tuple[Step, ...], tuple[tuple[str, str], ...], tuple[Roll, ...]]

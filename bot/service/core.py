@@ -315,7 +315,7 @@ class Core:
             "state": state_hash(text),
             **change.data,
         }
-        body, digest = seal(entry)
+        body, digest = seal(entry, plain=change.plain)
         new_row = row.moved(
             head_seq=row.head_seq + 1,
             head_hash=digest,

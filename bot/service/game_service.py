@@ -18,6 +18,7 @@ import asyncio
 import functools
 import inspect
 import random
+import time
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import UTC, datetime
@@ -90,14 +91,36 @@ if set(HANDLERS) != set(TABLE_COMMANDS):  # a command declared without a handler
 
 
 _last_time = ""
+_second: tuple[int, str] = (-1, "")
+"""The last second read by :func:`_now` and its text up to the seconds (made once a second)."""
 
 
 def _now() -> str:
     """The time of a new entry; never before the last one this process wrote, so a log's times
     never run backwards when the system clock is set back (the verifiers refuse that)."""
     global _last_time
-    _last_time = max(_last_time, datetime.now(UTC).isoformat(timespec="milliseconds"))
+    _last_time = max(_last_time, utc_milliseconds(time.time_ns()))
     return _last_time
+
+
+def utc_milliseconds(ns: int) -> str:
+    """``datetime.now(UTC).isoformat(timespec="milliseconds")`` at ``ns`` nanoseconds since the
+    epoch (the clock ``datetime.now`` reads, truncated alike), its date and time formatted once a
+    second: it is read on every action.
+
+    >>> from datetime import timedelta
+    >>> ns = 1_795_650_000_123_999_999
+    >>> utc_milliseconds(ns)
+    '2026-11-25T23:40:00.123+00:00'
+    >>> read = datetime(1970, 1, 1, tzinfo=UTC) + timedelta(microseconds=ns // 1000)
+    >>> utc_milliseconds(ns) == read.isoformat(timespec="milliseconds")
+    True
+    """
+    global _second
+    second, milli = divmod(ns // 1_000_000, 1000)
+    if second != _second[0]:
+        _second = (second, datetime.fromtimestamp(second, UTC).isoformat(timespec="seconds")[:19])
+    return f"{_second[1]}.{milli:03d}+00:00"
 
 
 def _new_game_id() -> str:

@@ -16,6 +16,7 @@ MODULES = [
     "bot.commands.registry",
     "bot.render.text",
     "bot.service.options",
+    "bot.service.game_service",
     "bot.service.permissions",
     "bot.service.replies",
     "bot.table.roll",

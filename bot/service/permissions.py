@@ -178,12 +178,18 @@ def permit(live: Live, actor: Actor, action: BaseModel) -> tuple[list[str], list
     :raises NotAReferee: a ``referee_only`` option given by a player.
     """
     row = live.row
-    check_referee_only(row, actor, action)
-    if not (is_referee(row, actor) or held_sides(row, actor)):
-        raise NotYourSide("Take a seat with /game seat before acting in this game.")
+    # the actor's standing, read once (the helpers above each read it again)
+    referee, held = is_referee(row, actor), held_sides(row, actor)
+    if not referee:
+        check_referee_only(row, actor, action)
+        if not held:
+            raise NotYourSide("Take a seat with /game seat before acting in this game.")
     concerned = sorted(live.system.concerned_sides(live.state, action))
-    missing = missing_sides(row, actor, concerned)
-    if not missing and referee_only_options(action) and not free_hand(row, actor):
+    if referee and not held:  # a free hand (free_hand): acts for every side alone
+        return concerned, []
+    holds = {side.casefold() for side in held}  # missing_sides
+    missing = sorted(side for side in set(concerned) if side.casefold() not in holds)
+    if not missing and referee_only_options(action):
         # a playing referee's correction, even of their own side: the other side agrees
-        missing = other_sides(row, actor)
+        missing = [side for side in row.table["sides"] if side not in held]  # other_sides
     return concerned, missing

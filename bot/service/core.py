@@ -69,6 +69,22 @@ def check_system(live: Live, action: BaseModel) -> str:
     return path
 
 
+class _Locked:
+    """``async with`` a channel's lock (:meth:`Core.locked`)."""
+
+    __slots__ = ("_core", "_lock")
+
+    def __init__(self, core: Core, lock: asyncio.Lock) -> None:
+        self._core = core
+        self._lock = lock
+
+    async def __aenter__(self) -> None:
+        await self._core.acquire(self._lock)
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._lock.release()
+
+
 class Core:
     """The services a handler may use, and nothing of any other handler: the store, the
     installed systems, the sources of time, seeds and ids, the games kept in memory and their
@@ -147,14 +163,20 @@ class Core:
             self.locks[key] = lock
         return lock
 
-    @contextlib.asynccontextmanager
-    async def locked(self, place: Place, *, hold: bool = False) -> AsyncIterator[None]:
+    def locked(
+        self, place: Place, *, hold: bool = False
+    ) -> contextlib.AbstractAsyncContextManager[None]:
         """The channel's lock (waited for until the database's deadline at most: behind a request
         stuck on a frozen database, the next ones are told it timed out rather than pile up);
         when deciding again after a refusal (or ``hold``), the game held in the database too
         (taken after the channel's lock, so two tasks never wait on each other) and read afresh
-        from it."""
-        lock = self.lock(place)
+        from it. (The lock alone, every action's, is a small object rather than a generator.)"""
+        if hold or HOLD_GAME.get():
+            return self._held(place)
+        return _Locked(self, self.lock(place))
+
+    async def acquire(self, lock: asyncio.Lock) -> None:
+        """Take a channel's ``lock``, waiting until the database's deadline at most."""
         if lock.locked():  # another request of the channel goes first: wait for it, not forever
             limits = self.repo.limits
             try:
@@ -164,10 +186,13 @@ class Core:
                 raise limits.timed_out() from None
         else:
             await lock.acquire()
+
+    @contextlib.asynccontextmanager
+    async def _held(self, place: Place) -> AsyncIterator[None]:
+        """The channel's lock and the game held in the database, read afresh from it."""
+        lock = self.lock(place)
+        await self.acquire(lock)
         try:
-            if not (hold or HOLD_GAME.get()):
-                yield
-                return
             self.forget(place)
             try:
                 async with self.repo.hold(place.guild_id, place.channel_id):

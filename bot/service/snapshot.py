@@ -10,11 +10,13 @@ integer; any other type, and a value the check cannot vouch for, by the standard
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Mapping
 from typing import Any
 
 import orjson
 from pydantic import BaseModel
+from pydantic.fields import FieldInfo
 
 from bot.log.gamelog import state_json
 
@@ -31,10 +33,88 @@ def snapshot(state: BaseModel) -> str:
     """
     if float_free(type(state)):
         try:
-            return orjson.dumps(state.model_dump(mode="json"), option=orjson.OPT_SORT_KEYS).decode()
+            return orjson.dumps(dumped(state), option=orjson.OPT_SORT_KEYS).decode()
         except TypeError:  # an integer beyond 64 bits
             pass
     return state_json(state)
+
+
+def dumped(state: BaseModel) -> dict[str, Any]:
+    """``state.model_dump(mode="json")``, with the dumps of the items of its tuples of frozen
+    models (units, weapons…) kept from the action before: an action changes a few of them and
+    the rules keep the others as they are, the same objects (:func:`_parts`).
+
+    >>> from rules_core.asl.examples import fb16_fire_group
+    >>> state = fb16_fire_group()
+    >>> dumped(state) == state.model_dump(mode="json")
+    True
+    """
+    parts = _parts(type(state))
+    if not parts:
+        return state.model_dump(mode="json")
+    data: dict[str, Any] = state.model_dump(mode="json", exclude=set(parts))
+    kept = _DUMPS
+    for name, item_type in parts.items():
+        items = []
+        for item in getattr(state, name):
+            if type(item) is not item_type:  # a subclass: dumped as its field declares it
+                return state.model_dump(mode="json")
+            known = kept.get(id(item))
+            if known is None or known[0] is not item:
+                if len(kept) >= KEPT_DUMPS:
+                    kept.clear()
+                known = kept[id(item)] = (item, item.model_dump(mode="json"))
+            items.append(known[1])
+        data[name] = items
+    return data
+
+
+KEPT_DUMPS = 2048
+"""At most this many items' dumps are kept (then all are forgotten and kept afresh): a few per
+game in play; each keeps its item alive, so its ``id`` is not reused while it is kept."""
+_DUMPS: dict[int, tuple[BaseModel, dict[str, Any]]] = {}
+
+
+def _parts(model: type[BaseModel]) -> dict[str, type[BaseModel]]:
+    """The fields of ``model`` declared ``tuple[Item, ...]`` of a frozen model ``Item`` that
+    ``model_dump`` writes as the list of each item's own ``model_dump`` — no serializer, alias or
+    exclusion of its own, nor of ``model`` — with their item types (read once per model).
+
+    >>> from rules_core.asl.state import AslState
+    >>> sorted(_parts(AslState))
+    ['fire_lanes', 'shots', 'sides', 'units', 'weapons']
+    """
+    known = _PARTS.get(model)
+    if known is None:
+        known = _PARTS[model] = {}
+        decorators = model.__pydantic_decorators__
+        if not (decorators.model_serializers or decorators.field_serializers):
+            for name, info in model.model_fields.items():
+                item = _item_type(info)
+                if item is not None:
+                    known[name] = item
+    return known
+
+
+_PARTS: dict[type[BaseModel], dict[str, type[BaseModel]]] = {}
+
+
+def _item_type(info: FieldInfo) -> type[BaseModel] | None:
+    """``Item`` of a field declared ``tuple[Item, ...]`` with nothing else said of it."""
+    if info.exclude or info.metadata or info.serialization_alias or info.alias:
+        return None
+    if typing.get_origin(info.annotation) is not tuple:
+        return None
+    args = typing.get_args(info.annotation)
+    if len(args) != 2 or args[1] is not Ellipsis:
+        return None
+    item = args[0]
+    if not (isinstance(item, type) and issubclass(item, BaseModel)):
+        return None
+    config, decorators = item.model_config, item.__pydantic_decorators__
+    if not config.get("frozen") or decorators.model_serializers or decorators.field_serializers:
+        return None
+    return item
 
 
 def float_free(model: type[BaseModel]) -> bool:

@@ -4,17 +4,23 @@ logs fail verification."""
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
+import bot.service.core as core
+from bench import service_profile
 from bot.log.gamelog import state_json
 from bot.service.snapshot import float_free, snapshot
 from bot.service.systems import InstalledSystems
 from rules_core.asl.actions import AddUnit, AddWeapon
 from rules_core.asl.examples import build_state, fb16_fire_group
+from rules_core.asl.state import Unit
 
 NAMES = st.text(max_size=30).map(lambda text: f"u{text.replace(',', ';')}u")
 """A unit's name: any characters but a comma, none at either end a space."""
@@ -57,3 +63,44 @@ def test_a_huge_integer_and_a_float_are_written_by_the_standard_library() -> Non
         == '{"count":' + str(2**70) + "}"
     )
     assert snapshot(Rate(rate=1e16)) == state_json(Rate(rate=1e16)) == '{"rate":1e+16}'
+
+
+def test_the_same_text_when_items_are_kept_from_the_state_before() -> None:
+    """The items' dumps kept from one snapshot serve the next only for the very same items."""
+    state = fb16_fire_group()
+    assert snapshot(state) == state_json(state)
+    unit = state.units[0]
+    changed = state.model_copy(
+        update={"units": (unit.model_copy(update={"broken": not unit.broken}), *state.units[1:])}
+    )
+    assert snapshot(changed) == state_json(changed) != snapshot(state)
+    assert snapshot(state) == state_json(state)
+
+
+def test_an_item_of_a_subclass_is_written_as_its_field_declares_it() -> None:
+    class Marked(Unit):
+        mark: str = "x"
+
+    state = fb16_fire_group()
+    first = state.units[0]
+    marked = Marked(**first.model_dump())
+    state = state.model_copy(update={"units": (marked, *state.units[1:])})
+    assert snapshot(state) == state_json(state)
+    assert '"mark"' not in snapshot(state)
+
+
+def test_every_state_of_a_played_game_has_the_canonical_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The benchmark's fire cycle in a game of 14 units: each state committed, in order."""
+    written: list[BaseModel] = []
+
+    def checked(state: BaseModel) -> str:
+        text = snapshot(state)
+        assert text == state_json(state)
+        written.append(state)
+        return text
+
+    monkeypatch.setattr(core, "snapshot", checked)
+    asyncio.run(service_profile.run(4, 0, 0, tmp_path, extra=10))
+    assert len(written) >= 28

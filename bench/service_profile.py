@@ -12,8 +12,12 @@ storage's) and the event loop's thread's alone, and with ``--cprofile N`` the N 
 most own time (of the loop's thread), with their calls per action (call counts do not depend on
 the machine's load; times do), and with ``--dump`` the whole profile for ``pstats``.
 ``--extra-units N`` plays the same cycle in a larger game (N more squads and N/2 SW MGs set up
-before the Fire Group). To compare two checkouts, run this file from each in turn (it
-runs on the code of the directory it is started from).
+before the Fire Group). ``--fixed-seed`` rolls the same dice in every run: the instructions per
+action, which the machine's load does not change, are then the difference between two runs
+under ``PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null`` with
+``--cycles N`` and ``--cycles 0``, divided by ``7 N`` (docs/PERFORMANCE.md). To compare two
+checkouts, run this file from each in turn (it runs on the code of the directory it is started
+from).
 """
 
 from __future__ import annotations
@@ -58,13 +62,20 @@ async def run(
     sort: str = "tottime",
     dump: Path | None = None,
     extra: int = 0,
+    fixed: bool = False,
 ) -> None:
     # a checkout from before open_repository opened it with Repository.open
     opener = getattr(bot.storage, "open_repository", None)
     if opener is None:
         opener = bot.storage.Repository.open  # type: ignore[attr-defined]
     repo = await opener(directory / "profile.db")
-    service = GameService(repo, InstalledSystems())
+    service = (
+        GameService(
+            repo, InstalledSystems(), seeds=lambda: bytes(range(32)), game_ids=lambda: "g" * 32
+        )
+        if fixed
+        else GameService(repo, InstalledSystems())
+    )
     lines = [console_line(c) for c in ASL_SETUP]
     # a larger game: units (and a SW MG for every other one) set up before the Fire Group's
     lines[3:3] = [
@@ -143,6 +154,11 @@ def main() -> None:
     parser.add_argument(
         "--dump", type=Path, default=None, help="also write the cProfile stats to this file"
     )
+    parser.add_argument(
+        "--fixed-seed",
+        action="store_true",
+        help="the same game seed and id, so the same dice, in every run (instruction counts)",
+    )
     args = parser.parse_args()
     factory = None
     if args.loop == "uvloop":
@@ -162,6 +178,7 @@ def main() -> None:
                 args.sort,
                 args.dump,
                 args.extra_units,
+                args.fixed_seed,
             )
         )
 

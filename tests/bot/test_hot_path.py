@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import time
 
 from bot.service.game_service import GameService
@@ -55,3 +56,29 @@ async def test_the_same_statements_run_at_entry_10_and_at_entry_1500(
     reads_of_the_log = [s for s in long if "FROM entries" in s]
     assert reads_of_the_log == []
     assert [s for s in long if s.startswith("INSERT INTO entries")]
+
+
+@ENGINES("sqlite")  # SQLite's write-ahead log
+async def test_the_log_is_checkpointed_in_the_background_not_on_the_loops_connection(
+    service: GameService, repo: Repository
+) -> None:
+    """Copying the write-ahead log into the database file (and syncing it) on the loop's own
+    connection would stop the whole bot for a few milliseconds every hundred-odd actions: that
+    connection never checkpoints, the writer's thread does, every hundred lone appends."""
+    assert isinstance(repo, SQLiteRepository) and repo._direct is not None and repo.path
+    assert repo._direct.execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)
+    await start_game(service)
+    for i in range(150):  # one after the other: each a lone append on the loop's connection
+        await service.handle(HERE, ALICE, f"c{i}", Ammo(side="Axis", level=1 + i % 3))
+
+    def in_the_file() -> int:  # the database file alone, without its write-ahead log
+        file = sqlite3.connect(f"file:{repo.path}?immutable=1", uri=True)
+        try:
+            return int(file.execute("SELECT count(*) FROM entries").fetchone()[0])
+        finally:
+            file.close()
+
+    deadline = time.monotonic() + 60
+    while in_the_file() < 100 and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    assert in_the_file() >= 100

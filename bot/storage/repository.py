@@ -424,8 +424,12 @@ def _append_transaction(
         db.execute("ROLLBACK")
         raise _DeadlinePassed
     try:
-        cursor = db.executemany(sql.MOVE_GAME, games)
-        if cursor.rowcount != len(games):
+        # a game that stays active keeps its status untouched (:data:`sql.MOVE_ACTIVE_GAME`)
+        staying = [game[1:] for game in games if game[0] == "active"]
+        ending = [game for game in games if game[0] != "active"]
+        moved = db.executemany(sql.MOVE_ACTIVE_GAME, staying).rowcount if staying else 0
+        moved += db.executemany(sql.MOVE_GAME, ending).rowcount if ending else 0
+        if moved != len(games):
             raise StorageConflict("a game moved past its expected log head under a writer")
         db.executemany(sql.INSERT_ENTRY, entries)
         if rolls:

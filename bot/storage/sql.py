@@ -89,6 +89,15 @@ MOVE_GAME = (
 """Moves a game's head only if it is still where the writer read it: in the action's
 transaction, this is the per-game serialisation (the row is locked until the commit; a second
 writer that read the same head matches no row)."""
+MOVE_ACTIVE_GAME = (
+    "UPDATE games SET table_json = ?, state_json = ?, head_seq = ?, "
+    "head_hash = ?, next_die = ?, epoch = ?, seed = ?, commitment = ?, "
+    "players_mix = ? WHERE id = ? AND head_seq = ?"
+)
+""":data:`MOVE_GAME` for a game that stays active (a status only ever moves from active to
+ended), with :data:`MOVE_GAME`'s parameters but the first: SQLite rewrites the one-active-game-
+per-channel index (``WHERE status = 'active'``) on every update that sets the status, even to
+the same value, one more page in the write-ahead log and its sync per action."""
 
 
 def _scope(
@@ -419,6 +428,7 @@ __all__ = [
     "LATEST_GAME",
     "LOCK_MIGRATIONS",
     "MIGRATION_LOCK",
+    "MOVE_ACTIVE_GAME",
     "MOVE_GAME",
     "NEXT_TIMER",
     "NOTIFY",

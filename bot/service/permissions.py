@@ -36,17 +36,20 @@ def sides_as_spelled(sides: Sequence[str], action: BaseModel) -> BaseModel:
     if not names:
         return action
     spelled = {side.casefold(): side for side in sides}
-
-    def respell(value: Any) -> Any:
-        if isinstance(value, str):
-            return spelled.get(value.strip().casefold(), value)
-        if isinstance(value, tuple):
-            return tuple(respell(item) for item in value)
-        return value
-
-    changes = {name: respell(getattr(action, name)) for name in names}
+    changes = {name: _respelled(spelled, getattr(action, name)) for name in names}
     changes = {name: value for name, value in changes.items() if value != getattr(action, name)}
     return action.model_copy(update=changes) if changes else action
+
+
+def _respelled(spelled: dict[str, str], value: Any) -> Any:
+    """``value`` (a side's name, or a tuple of them) as ``spelled`` (casefolded name: spelling)
+    writes it; anything else as it is. (A function of the module, not a closure calling itself:
+    that would be a reference cycle left to the garbage collector on every action.)"""
+    if isinstance(value, str):
+        return spelled.get(value.strip().casefold(), value)
+    if isinstance(value, tuple):
+        return tuple(_respelled(spelled, item) for item in value)
+    return value
 
 
 def side_named(sides: Sequence[str], name: str) -> str:

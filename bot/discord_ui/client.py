@@ -195,13 +195,17 @@ class RefereeBot(commands.Bot):
                 log.exception("A close hook failed")
 
 
-GC_YOUNG_THRESHOLD = 10_000
-"""Allocations between two young collections (Python's default: 700)."""
+GC_YOUNG_THRESHOLD = 50_000
+"""Allocations between two young collections (Python's default: 700). Each young collection
+scans whatever is in flight (under load, 15,000-25,000 objects, ~20 ms of CPU); the interactions
+no longer leave cycles behind (:func:`bot.discord_ui.tree.release`), so few collections are
+needed: with them gone, at 10,000 there were 9-15 collections per 2,800 actions on 100 channels
+(145-290 ms of CPU), at 50,000 one (~50 ms) (``docs/PERFORMANCE.md``)."""
 
 
 def settle_garbage_collector() -> None:
     """After start-up: what was loaded (modules, commands, the rules' classes) is moved out of
-    the collector's sight (``gc.freeze``) and young collections run every 10,000 allocations
+    the collector's sight (``gc.freeze``) and young collections run every 50,000 allocations
     instead of 700, so each interaction does not pay for scanning objects that live forever.
     Reference counting frees almost everything anyway; cycles are still collected."""
     gc.collect()

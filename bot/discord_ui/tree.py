@@ -11,6 +11,7 @@ the operator's log, one line per kind (:mod:`bot.ops.logs`), without a traceback
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from typing import Any
 
@@ -74,12 +75,41 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
 
 
 class RefereeTree(app_commands.CommandTree[Any]):
-    """The bot's command tree: every command's errors end in :func:`report_error`."""
+    """The bot's command tree: every command's errors end in :func:`report_error`, and each
+    interaction is let go when its command and error handling are done (:func:`release`)."""
+
+    def _from_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """discord.py's own (2.7: run the command in a task, its error to :meth:`on_error`),
+        with :func:`release` once both are done."""
+
+        async def invoke() -> None:
+            try:
+                await self._call(interaction)
+            except app_commands.AppCommandError as error:
+                await self._dispatch_error(interaction, error)
+            finally:
+                release(interaction)
+
+        self.client.loop.create_task(invoke(), name="CommandTree-invoker")
 
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
         await report_error(interaction, error)
+
+
+def release(interaction: discord.Interaction[Any]) -> None:
+    """Break the reference cycles discord.py builds around a handled interaction, so that
+    reference counting frees it and all it holds (its data, member, user, options) at once.
+
+    The interaction's ``response`` and ``followup`` each point back to it, so without this every
+    interaction (some twenty objects) waits for the garbage collector, which then also scans
+    everything in flight: under load a young collection scanned 15,000-25,000 objects (~20 ms)
+    every few hundred actions. Only a finished interaction is released (its command answered,
+    its error handled); were either read again, discord.py would build it afresh."""
+    for cached in ("_cs_response", "_cs_followup"):
+        with contextlib.suppress(AttributeError):
+            delattr(interaction, cached)
 
 
 class ReportingView(discord.ui.View):
@@ -94,4 +124,11 @@ class ReportingView(discord.ui.View):
         await report_error(interaction, error)
 
 
-__all__ = ["APOLOGY", "RefereeTree", "ReportingView", "report_error", "user_message"]
+__all__ = [
+    "APOLOGY",
+    "RefereeTree",
+    "ReportingView",
+    "release",
+    "report_error",
+    "user_message",
+]

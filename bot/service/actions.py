@@ -4,6 +4,7 @@ read-only actions; the turn notice after a phase change."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from typing import Any
 
@@ -50,12 +51,21 @@ def act(core: Core, live: Live, actor: Actor, action: BaseModel) -> Change:
             or not live.system.named_sides(live.state, action)
             or playing_referee(live.row, actor)
         ):
+            dry_run(live, action)
             return propose(live, actor, action, concerned, missing)
         seats = " and ".join(missing)
         raise NotYourSide(
             f"You do not hold the {seats} seat; only its player or a referee may act for it."
         )
     return run_action(core, live, action, concerned)
+
+
+def dry_run(live: Live, action: BaseModel) -> None:
+    """Run ``action`` on the game as it stands up to its first die, keeping nothing: a
+    proposal the rules refuse is refused when proposed, with the sentence its confirmation
+    would give, and nothing is logged (the rules refuse before any die is rolled)."""
+    with contextlib.suppress(NeedsBeacon):  # it reached its first die: valid as it stands
+        live.system.run(live.state, action, ProbeDice())
 
 
 SYSTEM_ACTION = Write(None, act)

@@ -45,7 +45,8 @@ DEFENCE = (
 READS = frozenset({"/game status", "/game log", "/game forces", "/game export"})
 """Table commands that read the log (their reply shows its head, not a new entry)."""
 
-RULE = re.compile(r"\(([A-Z][A-Z0-9.]*)\)$")
+RULE = re.compile(r"\(((?:OCS|CWB) [A-Za-z0-9.]+|[A-Z][A-Z0-9.]*)\)$")
+"""A refusal's rule: ``(A9.8)``, ``(FB16.1)``; OCS's and CWB's ``(OCS 12.8e)``, ``(CWB Supply)``."""
 
 
 @dataclass

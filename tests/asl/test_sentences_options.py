@@ -90,6 +90,30 @@ async def test_a_name_no_unit_or_weapon_has_is_refused_not_proposed(tmp_path: Pa
         assert error.startswith("There is no "), (line, error)
 
 
+async def test_fb16_1_a_proposal_the_rules_refuse_is_refused_when_proposed(
+    tmp_path: Path,
+) -> None:
+    """FB16.1 "These penalties apply only to Axis MMC and weapons" — found by trying it: the
+    Axis player's /asl level side:Allied (set-up, so proposed to the Allied player) was logged as
+    a proposal and refused only when bob confirmed it. Refused when proposed now, with the
+    sentence the confirmation gave, and nothing logged; a proposal the rules accept still waits."""
+    played = await play(
+        tmp_path,
+        TABLE
+        + """
+        @carol /asl level side:Allied level:3
+        @carol /asl level side:Axis level:3
+        @bob /game confirm entry:4
+        """,
+    )
+    assert played.refused("@carol /asl level side:Allied level:3") == (
+        "Ammunition Shortage applies only to Axis sides. (FB16.1)",
+        "FB16.1",
+    )
+    assert played.reply("@carol /asl level side:Axis level:3")["seq"] == 4  # nothing logged
+    played.reply("@bob /game confirm entry:4")
+
+
 async def test_a_dismantled_german_mg_is_listed_dismantled(tmp_path: Path) -> None:
     """A9.8: "A dm weapon is replaced with the appropriate dm SW counter"; the list says so."""
     played = await play(

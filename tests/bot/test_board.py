@@ -142,7 +142,7 @@ async def test_cwb_board_shows_ammo_and_wagons_and_no_turn(table: Table) -> None
 
 async def test_a_proposal_waiting_is_on_the_board(table: Table) -> None:
     await seated(table, "asl", "Axis,Allied")
-    proposal = await table.line(ALICE, "/asl level side:Allied level:2")
+    proposal = await table.line(ALICE, "/asl level side:Axis level:2")
     assert proposal.command == "/game propose"
     board = await table.board(BOB)
     assert board["Waiting for confirmation"].startswith(f"#{proposal.seq} alice: ")

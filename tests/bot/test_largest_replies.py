@@ -57,7 +57,7 @@ def asl_lines() -> list[str]:
         "/game seat side:Axis",
         "@bob /game seat side:Allied",
         "/game referee add user:@carol",
-        "@bob /asl level side:Allied level:3",  # a proposal of the other side
+        "@bob /asl level side:Axis level:3",  # a proposal of the other side
         *(f'/asl unit add name:"{s}" side:Axis kind:squad quality:4-6-7' for s in squads),
         *(
             f'/asl weapon add name:"{g}" side:Axis kind:sw_mg b:12 rof:3 repair:6 owner:"{s}"'

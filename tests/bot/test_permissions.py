@@ -32,6 +32,7 @@ from bot.errors import NotAReferee, NotYourSide, SeatTaken, UserError
 from bot.log.verify import verify_text
 from bot.models import Actor, Place, Reply, UserRef
 from bot.service.game_service import GameService
+from bot.service.permissions import permit, sides_as_spelled
 from bot.service.systems import InstalledSystems
 from bot.storage import Repository, open_repository
 from bot.table import commands as gc
@@ -181,6 +182,13 @@ class Table:
     async def act(self, actor: Actor, command: BaseModel) -> Reply:
         return await self.service.handle(PLACE, actor, f"i{next(self.counter)}", command)
 
+    async def proposed(self, actor: Actor, command: BaseModel) -> bool:
+        """Whether permission made ``command`` a proposal, which the rules then try before it is
+        logged: their refusal came after permission (else permission refused it first)."""
+        live = await self.service.core.load(PLACE)
+        action = sides_as_spelled(live.row.table["sides"], command)
+        return bool(permit(live, actor, action)[1])
+
     async def snapshot(self) -> tuple[int, str]:
         row = await self.repo.active_game(PLACE.guild_id, PLACE.channel_id)
         assert row is not None
@@ -246,10 +254,11 @@ async def test_no_player_acts_on_the_other_sides_things(
                 except (NotYourSide, NotAReferee):
                     pass
                 except (UserError, RulesError) as exc:
-                    bypasses.append(
-                        f"{actor.name}, {why}: refused by the rules, not first by "
-                        f"permission ({exc})"
-                    )
+                    if not await table.proposed(actor, command):
+                        bypasses.append(
+                            f"{actor.name}, {why}: refused by the rules, not first by "
+                            f"permission ({exc})"
+                        )
                 else:
                     if reply.command != "/game propose" or actor is SPECTATOR:
                         bypasses.append(f"{actor.name}, {why}: accepted ({reply.title})")

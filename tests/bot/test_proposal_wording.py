@@ -142,10 +142,10 @@ def test_the_same_proposal_twice_is_refused_naming_the_one_waiting(tmp_path: Pat
 @ref /game new system:asl title:"Hill 621"
 @ann /game seat side:Axis
 @ben /game seat side:Allied
-@ann /asl level side:Allied level:2
-@ann /asl level side:Allied level:2
-@ben /asl level side:Allied level:2
-@ann /asl level side:Allied level:3
+@ann /asl level side:Axis level:2
+@ann /asl level side:Axis level:2
+@ben /asl level side:Axis level:2
+@ann /asl level side:Axis level:3
 """,
     )
     assert (
@@ -155,4 +155,4 @@ def test_the_same_proposal_twice_is_refused_naming_the_one_waiting(tmp_path: Pat
     assert (
         "line 6: Proposal #4 of ann already proposes this: /game confirm entry:4 agrees to it.\n"
     ) in out, out
-    assert "#5 ann proposes /asl level side:Allied level:3" in out  # another: a new proposal
+    assert "#5 ann proposes /asl level side:Axis level:3" in out  # another: a new proposal

@@ -92,7 +92,7 @@ RESEATED: list[tuple[Actor, str]] = [
     (ALICE, "/game seat side:Axis"),
     (BOB, "/game seat side:Allied"),
     (ALICE, "/game result winner:Axis scenario:FT91 attacker:Axis tournament:T round:5"),  # #4
-    (ALICE, "/asl level side:Allied level:2"),  # proposed: #5
+    (ALICE, "/asl level side:Axis level:2"),  # proposed: #5
     (REF, "/game seat side:Axis player:@carol"),  # #6: alice no longer speaks for Axis
     (BOB, "/game confirm entry:4"),  # refused: it lapsed
     (CAROL, "/game result winner:Axis scenario:FT91 attacker:Axis tournament:T round:5"),  # #7

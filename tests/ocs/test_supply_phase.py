@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -22,6 +23,7 @@ from rules_core.ocs.actions import (
     UnitAdd,
 )
 from rules_core.ocs.state import Dump, FuelMarker, OcsState, Unit
+from tests.asl.console import play
 from tests.ocs.helpers import game, run
 
 BN = Unit(name="Bn", side="Axis", hex="A1")
@@ -223,6 +225,31 @@ def test_breakout_only_in_the_owners_breakout_segment() -> None:
         out = run(at(state, "Axis", phase), Breakout(unit="Pz"), [5, 2])
         assert out.fact("Breakout") == "succeeded"
     assert run(state, Breakout(unit="Pz"), [5, 2]).fact("Breakout") == "succeeded"  # untracked
+
+
+async def test_12_8e_a_breakout_the_rules_refuse_is_refused_when_proposed(
+    tmp_path: Path,
+) -> None:
+    """OCS 12.8e "During their Breakout Segment" through the table — found by trying it: a
+    referee who plays Axis proposing the Soviet division's breakout in Axis's Movement Phase got
+    a proposal logged, refused only when the Soviet player confirmed it. Refused when proposed
+    now, with the confirmation's sentence, nothing logged; a move the rules accept is proposed."""
+    played = await play(
+        tmp_path,
+        """
+        /game new system:ocs sides:Axis,Soviet
+        /game seat side:Axis
+        @bob /game seat side:Soviet
+        @bob /ocs unit add name:Div side:Soviet steps:3 hex:1506
+        /ocs phase side:Axis phase:movement turn:1
+        /ocs breakout unit:Div
+        /ocs unit move unit:Div hex:1507
+        """,
+    )
+    error, rule = played.refused("/ocs breakout unit:Div")
+    assert rule == "OCS 12.8e" and error.startswith("Soviet's units break out in Soviet's")
+    assert played.reply("/ocs unit move unit:Div hex:1507")["seq"] == 6  # nothing logged
+    assert "proposes" in played.reply("/ocs unit move unit:Div hex:1507")["title"]
 
 
 def test_no_capture_in_a_supply_or_clean_up_phase() -> None:

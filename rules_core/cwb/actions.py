@@ -42,7 +42,7 @@ class Params(BaseModel):
     )
     side: str | None = Field(
         default=None,
-        description="Only this side (default: every side)",
+        description="Only this side's ammo-loss, artillery-ammo, isolation (default: every side)",
         json_schema_extra=_SIDE,
     )
     wagon_rounding: WagonRounding | None = Field(

@@ -152,6 +152,13 @@ def set_params(state: CwbState, action: Params) -> Outcome[CwbState]:
     4
     """
     targets = [state.side(action.side)] if action.side is not None else list(state.sides)
+    if action.side is not None and (
+        action.wagon_rounding is not None or action.ammo_loss_types is not None
+    ):
+        raise InvalidInput(
+            "Wagon rounding and ammo-loss types are the whole game's, never one side's: give "
+            "them without side: (per side: ammo-loss, artillery-ammo, isolation)."
+        )
     changes: dict[str, Any] = {}
     if action.ammo_loss is not None:
         changes["ammo_loss_pct"] = _percent(action.ammo_loss, "ammo-loss")

@@ -70,10 +70,12 @@ class CwbSystem(GameSystem[CwbState, CwbAction]):
 
     name = "cwb"
     title = "Civil War Battles"
-    rules_version: ClassVar[int] = 4
-    """4: a battery of a side that does not use the Isolation Effects Optional Rule fires at its
-    side's artillery Ammo Level whatever its own, and a battery's own Low or Out is refused there (3
-    applied its own level, "under the Isolation rule", with the rule off). 3: a params command says
+    rules_version: ClassVar[int] = 5
+    """5: /cwb params refuses a side given with the game's wagon rounding or ammo-loss types (4
+    set them for the whole game, saying nothing of the side). 4: a battery of a side that does
+    not use the Isolation Effects Optional Rule fires at its side's artillery Ammo Level whatever
+    its own, and a battery's own Low or Out is refused there (3 applied its own level, "under
+    the Isolation rule", with the rule off). 3: a params command says
     the values it set, once for all the sides it sets (2 wrote each side's whole Parameter Data, so
     a scenario's set-up repeated a side's), and the map and paths count hexes in English ("1 Blocked
     hex": 2 wrote "hex(es)"; a unit of one man "1 man", not "1 men"). 2: a battery's fire names the

@@ -413,13 +413,16 @@ def cwb_forces(draw: st.DrawFn) -> list[BaseModel]:
     hexes = st.none() | st.builds(lambda c, r: f"{c},{r}", st.integers(0, 9), st.integers(0, 9))
     actions: list[BaseModel] = []
     if draw(st.booleans()):
+        side = draw(st.none() | sides)
+        rounding = st.sampled_from([None, "ceil", "round", "floor"])
         actions.append(
             Params(
-                side=draw(st.none() | sides),
+                side=side,
                 ammo_loss=draw(st.integers(0, 100)),
                 artillery_ammo=draw(st.sampled_from([None, "normal", "low", "out"])),
                 isolation=draw(st.sampled_from([None, True, False])),
-                wagon_rounding=draw(st.sampled_from([None, "ceil", "round", "floor"])),
+                # the wagon rounding is the whole game's, never one side's (CWB Supply)
+                wagon_rounding=draw(rounding) if side is None else None,
             )
         )
     if draw(st.booleans()):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,6 +11,7 @@ from rules_core.cwb import SYSTEM, Ammo, CwbState
 from rules_core.cwb.state import HexMap, SideData, Unit, Wagon
 from rules_core.dice import ScriptedDice
 from rules_core.errors import IllegalAction, InvalidInput, RulesError
+from tests.asl.console import play
 
 STATE = CwbState(
     sides=(
@@ -25,6 +27,11 @@ STATE = CwbState(
         Wagon(name="Union Trains", side="Union", strength=30),
         Wagon(name="Rebel Trains", side="Confederate", strength=30),
     ),
+)
+
+GAME_WIDE = (
+    "Wagon rounding and ammo-loss types are the whole game's, never one side's: give them "
+    "without side: (per side: ammo-loss, artillery-ammo, isolation)."
 )
 
 CASES: list[tuple[dict[str, Any], type[RulesError], str]] = [
@@ -97,6 +104,18 @@ CASES: list[tuple[dict[str, Any], type[RulesError], str]] = [
         {"action": "cwb.params"},
         InvalidInput,
         "Give at least one Parameter Data value to set.",
+    ),
+    # the Parameter Data's wagon rounding and ammo-loss types are the game's: found by trying
+    # it, side:Union wagon-rounding:floor set the Confederate wagons' rounding as well
+    (
+        {"action": "cwb.params", "side": "Union", "wagon_rounding": "floor"},
+        InvalidInput,
+        GAME_WIDE,
+    ),
+    (
+        {"action": "cwb.params", "side": "Union", "ammo_loss": 4, "ammo_loss_types": ["cavalry"]},
+        InvalidInput,
+        GAME_WIDE,
     ),
 ]
 
@@ -195,3 +214,29 @@ def test_resupply_refused_on_the_map_when_zoc_blocks_every_short_path() -> None:
     assert outcome.state == friends.with_unit(
         Unit(name="A", side="Union", men=50, hex=(4, 4))
     ).without_wagon("W")
+
+
+async def test_a_params_proposal_the_rules_refuse_is_refused_when_proposed(
+    tmp_path: Path,
+) -> None:
+    """CWB Supply's Parameter Data through the table — found by trying it: the Confederate
+    player's /cwb params (set-up: proposed to the Union player) naming no value, or a side with
+    the game's wagon rounding, was logged as a proposal, refused only at its confirmation (the
+    second not even then). Refused when proposed now, nothing logged."""
+    played = await play(
+        tmp_path,
+        """
+        /game new system:cwb
+        @alice /game seat side:Union
+        @bob /game seat side:Confederate
+        @bob /cwb params side:Confederate
+        @bob /cwb params side:Confederate wagon-rounding:floor
+        @bob /cwb params wagon-rounding:floor
+        """,
+    )
+    assert played.refused("@bob /cwb params side:Confederate") == (
+        "Give at least one Parameter Data value to set.",
+        None,
+    )
+    assert played.refused("@bob /cwb params side:Confederate wagon-rounding:floor")[0] == GAME_WIDE
+    assert played.reply("@bob /cwb params wagon-rounding:floor")["seq"] == 4  # nothing logged

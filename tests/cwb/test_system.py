@@ -108,9 +108,13 @@ def test_new_state_refuses_bad_options(options: dict[str, Any], message: str) ->
 
 def test_params_per_side_and_for_all() -> None:
     state = SYSTEM.new_state(["Union", "Confederate"], {})
-    state = SYSTEM.run(
-        state, SYSTEM.parse_action({"action": "cwb.params", "ammo_loss": 4}), ScriptedDice([])
-    ).state
+    every = {"action": "cwb.params", "ammo_loss": 4, "wagon_rounding": "round"}
+    first = SYSTEM.run(state, SYSTEM.parse_action(every), ScriptedDice([]))
+    assert first.explanation() == [
+        "CWB Supply: Union, Confederate: ammo-loss chance 4%",
+        "CWB Supply: Wagon cost rounding: round",  # what it set: the types are as they were
+    ]
+    state = first.state
     outcome = SYSTEM.run(
         state,
         SYSTEM.parse_action(
@@ -120,7 +124,6 @@ def test_params_per_side_and_for_all() -> None:
                 "ammo_loss": 6,
                 "artillery_ammo": "low",
                 "isolation": True,
-                "wagon_rounding": "round",
             }
         ),
         ScriptedDice([]),
@@ -137,8 +140,7 @@ def test_params_per_side_and_for_all() -> None:
     assert outcome.explanation() == [
         "CWB Supply: Confederate: ammo-loss chance 6%; artillery Ammo Level Low On "
         "Ammo; Isolation Effects Optional Rule in use",
-        "CWB Supply: Wagon cost rounding: round",  # what it set: the types are as they were
-    ]
+    ]  # the game's wagon rounding is set without a side (test_refusals.py)
 
 
 def test_acting_side_and_names() -> None:

@@ -69,6 +69,18 @@ def phase_name(state: OcsState) -> str:
     return f"{state.phase_side}'s {PHASE_NAMES[state.phase]}"
 
 
+def _phase_and_segment(state: OcsState) -> str:
+    """The phase as players say it, and its segment unless the movement one: ``Axis's Movement
+    Phase (barrage segment)``.
+
+    >>> _phase_and_segment(OcsState(sides=("Axis",), phase="movement", phase_side="Axis",
+    ...                             segment="barrage"))
+    "Axis's Movement Phase (barrage segment)"
+    """
+    segment = "" if state.segment == "movement" else f" ({state.segment} segment)"
+    return phase_name(state) + segment
+
+
 def in_supply_phase(state: OcsState, side: str) -> bool:
     """Whether it is ``side``'s Supply Phase (always true when phases are not tracked).
 
@@ -143,9 +155,7 @@ def check_phase(state: OcsState, action: AnyOcsAction) -> None:
         if not own or state.segment != "movement":
             raise IllegalAction(
                 f"{action.side} blows dumps only in the Movement Segments of its own Movement, "
-                f"Reaction and Exploitation Phases; it is {phase_name(state)}"
-                + ("" if state.segment == "movement" else f" ({state.segment} segment)")
-                + ".",
+                f"Reaction and Exploitation Phases; it is {_phase_and_segment(state)}.",
                 rule="OCS 12.11a",
             )
         return
@@ -195,9 +205,8 @@ def _check_breakout_segment(state: OcsState, action: Breakout) -> None:
         return
     raise IllegalAction(
         f"{side}'s units break out in {side}'s Breakout Segment — its Supply Phase, once the "
-        f"trace check failed, or its Movement Phase before any barrage; it is {phase_name(state)}"
-        + ("" if state.segment == "movement" else f" ({state.segment} segment)")
-        + ".",
+        f"trace check failed, or its Movement Phase before any barrage; it is "
+        f"{_phase_and_segment(state)}.",
         rule="OCS 12.8e",
     )
 

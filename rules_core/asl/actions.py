@@ -263,7 +263,9 @@ class ToHit(BaseModel):
         default=None, description="MF/MP the targets spent in that Location, 0-99 (1.5 too)"
     )
     _mf = field_validator("mf")(mf_in_range)
-    range: int | None = Field(default=None, ge=0, le=99, description="Range in hexes")
+    range: int | None = Field(
+        default=None, ge=0, le=99, description="Range in hexes of a MG firing as ordnance"
+    )
     to_kill: bool = Field(
         default=False, description="A MG's AFV To Kill attack: within Normal Range, full FP (A9.61)"
     )

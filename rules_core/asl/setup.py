@@ -629,7 +629,12 @@ def set_unit(state: AslState, action: SetUnit) -> Outcome[AslState]:
         update: dict[str, object] = dict(flags)
         if action.quality is not None and action.quality.strip():
             update["quality"] = action.quality.strip()
-            steps.append(Step(rule="A19.13", text=f"{unit.name} is now a {update['quality']}"))
+            if unit.is_smc:  # A19.13 Unit Replacement is a MMC's (FB16.2, 16.11): not a leader's
+                text = f"{unit.name}'s counter is now {update['quality']}"
+                steps.append(Step(rule="A1", text=text))
+            else:
+                text = f"{unit.name} is now a {update['quality']}"
+                steps.append(Step(rule="A19.13", text=text))
         new = state.with_units({unit.name: unit.model_copy(update=update)})
     if action.status in ("broken", "pinned", "eliminated"):
         ended = [lane for lane in new.fire_lanes if lane.weapon in manned]

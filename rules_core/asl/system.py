@@ -95,14 +95,18 @@ class AslSystem(GameSystem[AslState, AslAction]):
 
     name = "asl"
     title = "Advanced Squad Leader"
-    rules_version: ClassVar[int] = 4
-    """4: a Random SW destruction dr (A9.74) only in a fire phase, its OVR −1 only in the MPh (3
-    rolled it in any phase); a Fire Lane's Residual attack after a Fire Group with its manning squad
-    (3 refused it as the squad's Subsequent First Fire); no MG To Hit DR beyond 16 hexes (A9.4; 3
-    rolled one). 3: Fire Lanes, SMC and any SW, MG To Kill, phase gates of checks, markers, options
-    that cannot apply, Spraying Fire and long range, fractional MF, stated terrain, the directing
-    leader's DRM in the Final DR, SANs (2: a unit holding weapons keeps its side on ``/asl unit add
-    update:true``; 1 let it change, leaving its weapons held across sides)."""
+    rules_version: ClassVar[int] = 5
+    """5: ``fpf:true`` on a MG not marked First or Final Fire is refused (4 ruled it Sustained
+    Fire); a dismantled German HMG/MMG fires as a LMG with no Multiple ROF and no To Kill attack (4
+    used the HMG's ROF and Normal Range); ``/asl tohit range:`` on a Gun is refused (4 read nothing
+    of it); a leader's new counter cites A1, not A19.13. 4: a Random SW destruction dr (A9.74) only
+    in a fire phase, its OVR −1 only in the MPh (3 rolled it in any phase); a Fire Lane's Residual
+    attack after a Fire Group with its manning squad (3 refused it as the squad's Subsequent First
+    Fire); no MG To Hit DR beyond 16 hexes (A9.4; 3 rolled one). 3: Fire Lanes, SMC and any SW, MG
+    To Kill, phase gates of checks, markers, options that cannot apply, Spraying Fire and long
+    range, fractional MF, stated terrain, the directing leader's DRM in the Final DR, SANs (2: a
+    unit holding weapons keeps its side on ``/asl unit add update:true``; 1 let it change, leaving
+    its weapons held across sides)."""
     state_type = AslState
     action_types = ACTION_TYPES
     action_adapter: TypeAdapter[AslAction] = TypeAdapter(AslActionField)

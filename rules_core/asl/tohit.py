@@ -10,6 +10,7 @@ from rules_core.asl.actions import ToHit
 from rules_core.asl.breakdown import INTENSIVE_FIRE_LOWERING, Fate
 from rules_core.asl.fb16 import availability_drm, fb_original_b, weapon_level
 from rules_core.asl.fire import (
+    AS_LMG,
     PHASE_FIRE_MARKER,
     Usage,
     WeaponPlan,
@@ -17,6 +18,7 @@ from rules_core.asl.fire import (
     count_shot,
     dm_fires_as_lmg,
     fate_word,
+    fired_as,
     mg_usage,
     record_usage,
     weapon_fate,
@@ -116,6 +118,13 @@ def _validate(
         _check_to_kill(gun, owner, helper, action)
     if gun.is_mg:
         _validate_mg_as_ordnance(state, gun, phase, action)
+    elif action.range is not None:
+        raise IllegalAction(
+            f"range is read only for a MG firing as ordnance (16 hexes, A9.4; Normal Range, "
+            f"A9.61): {gun.name}'s range gives its To Hit Number on the To Hit Table, which "
+            "the players read against the Final DR.",
+            rule="A9.6",
+        )
     usage = mg_usage(state, [gun], [], phase=phase, range_=action.range, helper=helper, leader=None)
     level = weapon_level(state, gun)
     if action.intensive:
@@ -200,6 +209,12 @@ def _check_to_kill(gun: Weapon, owner: Unit | None, helper: Unit | None, action:
         )
     need_range(action.range, "a MG To Kill attack (within Normal Range)")
     assert action.range is not None
+    if gun.dm:  # only a German HMG/MMG fires dismantled, as a German LMG (A9.8, reading 57)
+        raise IllegalAction(
+            f"{gun.name} is dismantled and fires as a German LMG, whose Normal Range is not in "
+            "our sources: a MG To Kill attack is made within Normal Range.",
+            rule="A9.61",
+        )
     if gun.normal_range is None:
         raise InvalidInput(
             f"A MG To Kill attack is made within Normal Range (A9.61): record {gun.name}'s "
@@ -322,6 +337,7 @@ def resolve_tohit(state: AslState, action: ToHit, dice: Dice) -> Outcome[AslStat
     'fine, marked Low Ammo'
     """
     gun, phase, level, ammo, usage = _validate(state, action)
+    figures = fired_as(state, gun)  # a dm German HMG/MMG: the LMG's are not ours (A9.8)
     colored, white = dice.DR("To Hit DR")
     roll = dice.rolls[-1]
     dr = colored + white
@@ -330,7 +346,7 @@ def resolve_tohit(state: AslState, action: ToHit, dice: Dice) -> Outcome[AslStat
         kind=gun.kind,
         printed_b=gun.printed_b,
         printed_x=gun.printed_x,
-        rof=gun.rof,
+        rof=figures.rof,
         lowering=action.lowering + (INTENSIVE_FIRE_LOWERING if action.intensive else 0),
         level=level,
         fb_b0=fb_original_b(gun),
@@ -340,6 +356,8 @@ def resolve_tohit(state: AslState, action: ToHit, dice: Dice) -> Outcome[AslStat
     )
     fate, normal, fb, mark = weapon_fate(plan, dr)
     steps = [Step(rule=rule, text=text) for rule, text in usage.notes]
+    if figures is not gun:
+        steps.append(Step(rule="A9.8", text=AS_LMG.format(name=gun.name)))
     steps += [
         Step(
             rule="C3",
@@ -379,7 +397,7 @@ def resolve_tohit(state: AslState, action: ToHit, dice: Dice) -> Outcome[AslStat
     if fate == Fate.OK and ammo_effect == "not fired, depleted":
         steps.append(Step(rule="C8.9", text=f"the shot is not fired — {gun.name} may still fire"))
     elif fate == Fate.OK:
-        update.update(_rof_marker(gun, action, phase, colored, steps, facts))
+        update.update(_rof_marker(figures, action, phase, colored, steps, facts))
     if ammo is not None and ammo_effect is not None:
         kind, number = ammo
         effect = ammo_effect

@@ -790,7 +790,8 @@ def test_audit_summary_levels_phase_weapons_and_broken_units() -> None:
 
 
 def test_audit_E18_fpf_level4_full_outcome() -> None:
-    mph = weapon_state(4, phase="mph", phasing="Allied", rof=2)
+    # FPF comes after the First Fire counter (A9.2 EX): the MG is marked Final Fire
+    mph = weapon_state(4, phase="mph", phasing="Allied", rof=2, marker="final")
     fpf = Fire(weapons=("W",), fpf=True, range=1, targets=("T",), location="K4", mf=1)
     fine = run(mph, fpf, [4, 5])
     assert fine.facts == (("W", "fine"), ("ROF (W)", "lost"))

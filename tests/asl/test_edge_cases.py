@@ -272,7 +272,7 @@ def test_E13_depletion_number_below_2_is_unavailable() -> None:
 def test_E18_level4_sustained_fire_refused_in_DFPh_allowed_as_FPF() -> None:
     dfph = one_weapon(4, phase="dfph", phasing="Allied", rof=2, marker="first")
     refused(dfph, Fire(weapons=("W",), sustained=("W",), range=1), IllegalAction, "FB16.51")
-    mph = one_weapon(4, phase="mph", phasing="Allied", rof=2)
+    mph = one_weapon(4, phase="mph", phasing="Allied", rof=2, marker="final")  # A9.2 EX
     fpf = Fire(
         weapons=("W",), sustained=("W",), fpf=True, range=1, targets=("T",), location="K4", mf=1
     )

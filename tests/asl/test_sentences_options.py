@@ -48,6 +48,9 @@ REFUSED_OPTIONS = [
     ("/asl fire weapons:LMG mg-terrain:woods", "A9.21"),
     ("/asl fire weapons:HMG inside-ca:true", "A9.21"),
     ("/asl tohit gun:PaK targets:R location:K4 mf:1", "A9.2"),
+    # A9.6 "after securing a hit on the To Hit Table": a Gun's range gives its To Hit Number,
+    # which the players read — found by trying it: range: on a Gun was taken and read by nothing
+    ("/asl tohit gun:PaK range:3", "A9.6"),
 ]
 
 
@@ -414,3 +417,78 @@ async def test_a14_1_the_preview_gives_the_chance_of_activating_the_enemy_sniper
     )
     fields = dict(played.reply("/asl fire units:A preview:true")["fields"])
     assert "the Allied Sniper is activated (DR = their SAN): 1/18" in fields["Nothing bad happens"]
+
+
+async def test_a9_2_fpf_is_fire_by_a_mg_already_marked_first_or_final_fire(tmp_path: Path) -> None:
+    """A9.2 EX: a MG marked First Fire has no more attacks "unless an enemy unit moves ADJACENT
+    or into its current Location (see FPF; 8.31)"; A9.3 "If a MG that attacks using
+    Subsequent-First-Fire/FPF … is using Sustained Fire" — found by trying it: fpf:true on an
+    unmarked HMG was ruled Sustained Fire (B# lowered by 2) though its shot is Defensive First
+    Fire. Refused now; the same HMG, once marked First Fire, fires FPF as Sustained Fire."""
+    played = await play(
+        tmp_path,
+        DEFENCE
+        + """
+        /asl fire weapons:HMG fpf:true range:1 targets:R location:K4 mf:1
+        /asl fire weapons:HMG range:1 targets:R location:K4 mf:1
+        /asl fire weapons:HMG fpf:true range:1 targets:R location:K5 mf:1
+        """,
+        dice="4,6,5,5",
+    )
+    error, rule = played.refused(
+        "/asl fire weapons:HMG fpf:true range:1 targets:R location:K4 mf:1"
+    )
+    assert rule == "A9.2" and "HMG is not marked" in error
+    first = played.facts("/asl fire weapons:HMG range:1 targets:R location:K4 mf:1")
+    assert first["HMG"] == "fine"  # DR 10 < B12: no Sustained Fire
+    fpf = "/asl fire weapons:HMG fpf:true range:1 targets:R location:K5 mf:1"
+    assert played.facts(fpf)["HMG"] == "malfunctioned"  # DR 10 ≥ B10 (A9.3)
+
+
+async def test_a19_13_is_unit_replacement_not_a_leaders_new_counter(tmp_path: Path) -> None:
+    """FB16.2 "it suffers Unit Replacement ([A19.13] …)" and FB16.11 "SMCs … are not subject":
+    A19.13 is a MMC's replacement by a lower-quality counter — found by trying it: /asl unit set
+    quality: on a leader said "A19.13: L is now a 9-2". A leader's new counter cites A1."""
+    played = await play(
+        tmp_path,
+        DEFENCE
+        + """
+        /asl unit set name:L status:good_order quality:9-2
+        /asl unit set name:A status:good_order quality:4-4-7
+        """,
+    )
+    leader = played.texts("/asl unit set name:L status:good_order quality:9-2")
+    assert "A1: L's counter is now 9-2" in leader
+    assert not any(text.startswith("A19.13") for text in leader)
+    squad = played.texts("/asl unit set name:A status:good_order quality:4-4-7")
+    assert "A19.13: A is now a 4-4-7" in squad
+
+
+async def test_a9_8_a_dismantled_german_hmg_fires_as_a_lmg_not_with_the_hmgs_rof_or_range(
+    tmp_path: Path,
+) -> None:
+    """A9.8 "A dm SW may not be fired until reassembled [EXC: a German dm HMG/MMG may be fired as
+    a German LMG]" — found by trying it: a dismantled HMG kept the HMG's ROF 3 (colored 1: a
+    second shot) and its Normal Range of 16 hexes for an A9.61 To Kill attack. The German LMG's
+    ROF and Normal Range are not in our sources: no Multiple ROF, no To Kill attack (reading 57)."""
+    played = await play(
+        tmp_path,
+        TABLE
+        + """
+        /asl unit add name:A side:Axis kind:squad
+        /asl unit add name:B side:Axis kind:squad
+        /asl weapon add name:MG side:Axis kind:sw_mg mg:hmg rof:3 owner:A dm:true normal-range:16
+        /asl weapon add name:MG2 side:Axis kind:sw_mg mg:mmg rof:2 owner:B dm:true normal-range:12
+        /asl phase side:Axis phase:pfph
+        /asl fire weapons:MG range:3
+        /asl fire weapons:MG range:3
+        /asl tohit gun:MG2 to-kill:true range:3
+        """,
+        dice="1,2",
+    )
+    shot = "/asl fire weapons:MG range:3"
+    assert any("keeps no Multiple ROF" in text for text in played.texts(shot))
+    assert "ROF (MG)" not in played.facts(shot)  # colored 1 ≤ the HMG's 3 kept it before
+    assert played.refused(played.number(shot, 2))[1] == "A9.2"  # no second shot
+    error, rule = played.refused("/asl tohit gun:MG2 to-kill:true range:3")
+    assert rule == "A9.61" and "dismantled" in error

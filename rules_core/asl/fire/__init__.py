@@ -21,8 +21,10 @@ from __future__ import annotations
 
 from rules_core.asl.fire.apply import UNIT_MARKER_AFTER, apply_fire, count_shot, record_usage
 from rules_core.asl.fire.legality import (
+    AS_LMG,
     LEADER_RANGE,
     dm_fires_as_lmg,
+    fired_as,
     firing_side,
     shots_taken,
     weapon_maker,
@@ -50,6 +52,7 @@ from rules_core.asl.fire.result import (
 from rules_core.asl.fire.usage import MG_CAPACITY, Usage, mg_usage
 
 __all__ = [
+    "AS_LMG",
     "LEADER_RANGE",
     "MG_CAPACITY",
     "PHASE_FIRE_MARKER",
@@ -66,6 +69,7 @@ __all__ = [
     "fate_word",
     "fire_facts",
     "fire_odds",
+    "fired_as",
     "firing_side",
     "mg_usage",
     "mmc_candidates",

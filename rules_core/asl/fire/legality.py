@@ -316,6 +316,15 @@ def check_weapon_marker(weapon: Weapon, phase: str, action_fpf: bool, range_: in
     """
     marker = weapon.fire_marker
     if marker == "none":
+        if action_fpf and weapon.is_mg:
+            # A9.2 EX: FPF comes after the First Fire counter ("its attack opportunities are
+            # over … unless an enemy unit moves ADJACENT … (see FPF; 8.31)"); an unmarked MG's
+            # shot is Defensive First Fire, which A9.3 does not make Sustained Fire
+            raise IllegalAction(
+                f"FPF is fire by a MG already marked First or Final Fire; {weapon.name} is not "
+                "marked, so its shot is Defensive First Fire (declare it without fpf:true).",
+                rule="A9.2",
+            )
         return False
     if marker == "prep" and phase == "pfph":
         return False  # A9.2: it kept Multiple ROF in this PFPh (``spent`` bars it otherwise)
@@ -425,6 +434,31 @@ def dm_fires_as_lmg(state: AslState, weapon: Weapon) -> bool:
     return weapon.mg in ("hmg", "mmg") and weapon_maker(state, weapon) == "German"
 
 
+def fired_as(state: AslState, weapon: Weapon) -> Weapon:
+    """The numbers a weapon fires with. A dismantled German HMG/MMG fires "as a German LMG"
+    (A9.8 EXC), whose ROF and Normal Range our sources do not give, and the HMG's/MMG's
+    recorded ones are not the LMG's: it fires with no Multiple ROF and no Normal Range recorded
+    (reading 57). Only for the shot: the weapon keeps its numbers for when it is assembled.
+
+    >>> from rules_core.asl.examples import build_state
+    >>> mg = Weapon(name="MG", side="Axis", kind="sw_mg", mg="hmg", rof=3, normal_range=16)
+    >>> dm = mg.model_copy(update={"dm": True})
+    >>> st = build_state([])
+    >>> (fired_as(st, mg).rof, fired_as(st, dm).rof, fired_as(st, dm).normal_range)
+    (3, None, None)
+    """
+    if weapon.dm and dm_fires_as_lmg(state, weapon):
+        return weapon.model_copy(update={"rof": None, "normal_range": None})
+    return weapon
+
+
+AS_LMG = (
+    "{name} is dismantled and fires as a German LMG: the LMG's ROF and Normal Range are not "
+    "{name}'s and not in our sources, so it keeps no Multiple ROF"
+)
+"""The reply's A9.8 step for a dismantled German HMG/MMG firing (reading 57)."""
+
+
 def check_weapon_fires(
     state: AslState, weapon: Weapon, phase: str
 ) -> tuple[Unit | None, list[tuple[str, str]]]:
@@ -456,8 +490,8 @@ def check_weapon_fires(
         notes.append(
             (
                 "A9.8",
-                f"{weapon.name} is dismantled and fires as a German LMG (if it malfunctions "
-                "so, it is marked with a MG Malfunction counter)",
+                AS_LMG.format(name=weapon.name)
+                + " (if it malfunctions so, it is marked with a MG Malfunction counter)",
             )
         )
     return owner, notes
@@ -556,6 +590,7 @@ def check_sustained(
 
 
 __all__ = [
+    "AS_LMG",
     "LEADER_RANGE",
     "check_fpf_tpbf",
     "check_helper",
@@ -570,6 +605,7 @@ __all__ = [
     "check_weapon_fires",
     "check_weapon_marker",
     "dm_fires_as_lmg",
+    "fired_as",
     "firers",
     "firing_side",
     "parse_lowering",

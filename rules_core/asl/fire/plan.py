@@ -40,6 +40,7 @@ from rules_core.asl.fire.legality import (
     check_units,
     check_weapon_again,
     check_weapon_fires,
+    fired_as,
     firers,
     parse_lowering,
 )
@@ -179,7 +180,8 @@ def _weapon_plan(
         helper=helper,
     )
     notes += more
-    check_lane_weapon(weapon, owner, action)
+    figures = fired_as(state, weapon)  # a dm German HMG/MMG: the LMG's are not ours (A9.8)
+    check_lane_weapon(figures, owner, action)
     extra = lowering.get(weapon.name.lower(), 0)
     total = extra + (SUSTAINED_FIRE_LOWERING if sustained else 0)
     # A9.71 pools MGs (and weapons reaching their X#); FB16.34 every FB-subject SW.
@@ -189,7 +191,7 @@ def _weapon_plan(
         kind=weapon.kind,
         printed_b=weapon.printed_b,
         printed_x=weapon.printed_x,
-        rof=weapon.rof,
+        rof=figures.rof,
         lowering=total,
         level=level,
         fb_b0=fb_original_b(weapon),

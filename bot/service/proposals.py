@@ -161,6 +161,21 @@ def _waiting(row: GameRow, entry: int) -> dict[str, Any]:
     raise CannotVoid(f"Entry {entry} is not a proposal waiting for confirmation.")
 
 
+async def _lapse(core: Core, row: GameRow, entry: int) -> str | None:
+    """Why proposal ``entry`` no longer waits when a reseat made it lapse (None: it did not)."""
+    for later in await core.repo.entries(row.id, after=entry):
+        if later.kind != "game.seat":
+            continue
+        seat = later.data()
+        if entry in seat.get("lapsed", ()):
+            return (
+                f"Proposal {entry} lapsed at entry {later.seq}, when {seat['player']['name']} "
+                f"took the {seat['side']} seat its proposer held; it can no longer be "
+                f"confirmed (the {seat['side']} player may propose it again)."
+            )
+    return None
+
+
 def _may_answer(row: GameRow, actor: Actor, proposal: Mapping[str, Any]) -> bool:
     """Whether the actor answers for the other side: a referee without a seat, or the player of
     a side the proposal waits for."""
@@ -215,7 +230,13 @@ async def confirm(core: Core, live: Live, actor: Actor, command: gc.GameConfirm)
     """Carry out a proposal with the agreement of the other side: its player, or a referee
     without a seat."""
     row = live.row
-    proposal = _waiting(row, command.entry)
+    try:
+        proposal = _waiting(row, command.entry)
+    except CannotVoid:
+        lapse = await _lapse(core, row, command.entry)
+        if lapse is None:
+            raise
+        raise CannotVoid(lapse) from None
     proposer = proposal["by"]
     if proposer["id"] == actor.user_id:
         raise NotYourSide("The other side confirms a proposal, not its proposer.")

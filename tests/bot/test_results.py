@@ -181,12 +181,14 @@ def test_a_proposal_lapses_when_its_proposer_no_longer_holds_the_seat_it_was_mad
 ) -> None:
     """Regression: after the referee gave Alice's Axis seat to Carol, Bob could still confirm
     the result Alice had proposed, and it was recorded "agreed by both sides" though Alice no
-    longer spoke for Axis. Her proposals waiting lapse at the reseat, on the record."""
+    longer spoke for Axis. Her proposals waiting lapse at the reseat, on the record; Bob's late
+    confirmation is told so (it was told "Entry 4 is not a proposal waiting for confirmation")."""
     entries = entries_of(exports["reseated"])
     seat = entries[5]
     assert (seat["kind"], seat["player"]["name"], seat["lapsed"]) == ("game.seat", "carol", [4, 5])
-    assert REFUSED[("reseated", RESEATED[6][1])] == (
-        "Entry 4 is not a proposal waiting for confirmation."
+    assert REFUSED[("reseated", RESEATED[6][1])] == (  # it says it lapsed, when and why
+        "Proposal 4 lapsed at entry 6, when carol took the Axis seat its proposer held; it can "
+        "no longer be confirmed (the Axis player may propose it again)."
     )
     recorded = next(e for e in entries if e["kind"] == "game.result")
     assert recorded["agreed"] == {"proposal": 7, "proposed_by": {"id": CAROL.user_id,

@@ -118,13 +118,7 @@ def _validate(
         _check_to_kill(gun, owner, helper, action)
     if gun.is_mg:
         _validate_mg_as_ordnance(state, gun, phase, action)
-    elif action.range is not None:
-        raise IllegalAction(
-            f"range is read only for a MG firing as ordnance (16 hexes, A9.4; Normal Range, "
-            f"A9.61): {gun.name}'s range gives its To Hit Number on the To Hit Table, which "
-            "the players read against the Final DR.",
-            rule="A9.6",
-        )
+    _check_range_read(gun, action)
     usage = mg_usage(state, [gun], [], phase=phase, range_=action.range, helper=helper, leader=None)
     level = weapon_level(state, gun)
     if action.intensive:
@@ -178,6 +172,18 @@ def _validate(
             ),
         )
     return gun, phase, level, ammo, usage
+
+
+def _check_range_read(gun: Weapon, action: ToHit) -> None:
+    """``range:`` is read for a MG firing as ordnance only; a Gun's range gives its To Hit
+    Number on the To Hit Table, the players' (A9.6, reading 59)."""
+    if not gun.is_mg and action.range is not None:
+        raise IllegalAction(
+            f"range is read only for a MG firing as ordnance (16 hexes, A9.4; Normal Range, "
+            f"A9.61): {gun.name}'s range gives its To Hit Number on the To Hit Table, which "
+            "the players read against the Final DR.",
+            rule="A9.6",
+        )
 
 
 def _check_helper(state: AslState, gun: Weapon, action: ToHit) -> Unit | None:

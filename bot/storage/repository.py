@@ -322,15 +322,19 @@ class SQLiteRepository(Repository):
 
     async def _checkpoint(self) -> None:
         """Copy the write-ahead log's committed pages into the database file, in the writer
-        connection's thread, without waiting for readers or writers (``PASSIVE``).
+        connection's thread, under the write lock (``PASSIVE``: readers are not waited for).
 
         SQLite checkpoints on the connection that commits once the log passes 1,000 pages:
         on the loop's connection that would stop the whole bot while the file is written and
         synced (a few milliseconds every hundred-odd actions, the slowest answers). The loop's
-        connection does not checkpoint; this does, in the background. A checkpoint that cannot
-        finish now (a reader or a writer in the way) is left to the next one."""
+        connection does not checkpoint; this does, in the writer's thread. It holds the write
+        lock meanwhile (an append arriving then is queued and written right after): a
+        checkpoint that appends overtake never finishes, and SQLite starts the log again from
+        its beginning only after a finished one — without the lock the log grew without end.
+        A checkpoint a reader keeps from finishing is left to the next one."""
         try:
-            await self._writer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            async with self._write_lock:
+                await self._writer.execute("PRAGMA wal_checkpoint(PASSIVE)")
         except sqlite3.Error:
             log.debug("a background checkpoint failed; the next one tries again", exc_info=True)
 

@@ -7,9 +7,7 @@ Every statement is parameterized. Writes go one short transaction at a time (``B
 into the next transaction (group commit), which runs in the writer connection's thread so the
 event loop keeps serving while the disk syncs; a lone append (nothing else waiting: the bot is
 not busy) is committed directly on the event loop's thread, on a connection of its own, which
-spares two thread hand-overs; that connection never checkpoints the write-ahead log (copying it
-into the database file and syncing it would stop the loop): every hundred appends, the writer's
-thread does it in the background. Reads go through another connection and only ever see committed
+spares two thread hand-overs. Reads go through another connection and only ever see committed
 data.
 
 The reads and game creation are the interface's (:class:`~bot.storage.base.Repository`), on this
@@ -33,7 +31,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -65,13 +62,6 @@ _PRAGMAS = (
     "PRAGMA synchronous=FULL",
     "PRAGMA foreign_keys=ON",
 )
-
-
-CHECKPOINT_EVERY = 100
-"""Appends committed on the loop's connection between two background checkpoints (each writes
-some 5-10 pages to the log: about SQLite's own 1,000-page checkpoint threshold)."""
-
-log = logging.getLogger(__name__)
 
 
 class _DeadlinePassed(Exception):
@@ -112,9 +102,6 @@ class SQLiteRepository(Repository):
         self._pending: list[tuple[Append, int, asyncio.Future[None], float]] = []
         """Appends waiting for the next transaction: ``(change, head, answer, deadline)``."""
         self._flusher: asyncio.Task[None] | None = None
-        self._unchecked = 0
-        """Appends committed on the loop's connection since its last checkpoint was asked."""
-        self._checkpointer: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(cls, target: Path | str, limits: Limits | None = None) -> SQLiteRepository:
@@ -136,8 +123,7 @@ class SQLiteRepository(Repository):
             # migrated by a process started at the same time), not sqlite3's default of 5 s
             direct = sqlite3.connect(path, isolation_level=None, timeout=limits.timeout)
             opened.append(direct)
-            # the loop's thread never waits, and never checkpoints (:meth:`_checkpoint`)
-            for pragma in (*_PRAGMAS, "PRAGMA busy_timeout=0", "PRAGMA wal_autocheckpoint=0"):
+            for pragma in (*_PRAGMAS, "PRAGMA busy_timeout=0"):  # the loop's thread never waits
                 direct.execute(pragma)
             writer = await aiosqlite.connect(path, isolation_level=None, timeout=limits.timeout)
             opened.append(writer)
@@ -163,8 +149,6 @@ class SQLiteRepository(Repository):
         """Finish the pending appends, then close both connections."""
         if self._flusher is not None and not self._flusher.done():
             await self._flusher
-        if self._checkpointer is not None and not self._checkpointer.done():
-            await self._checkpointer
         if self._direct is not None:
             self._direct.close()
         await self._reader.close()
@@ -307,36 +291,7 @@ class SQLiteRepository(Repository):
             if refusal is exc:
                 raise
             raise refusal from exc
-        self._checked_soon()
         return True
-
-    def _checked_soon(self) -> None:
-        """Count an append committed on the loop's connection; every :data:`CHECKPOINT_EVERY`
-        of them, checkpoint the log in the writer's thread (:meth:`_checkpoint`)."""
-        self._unchecked += 1
-        if self._unchecked >= CHECKPOINT_EVERY and (
-            self._checkpointer is None or self._checkpointer.done()
-        ):
-            self._unchecked = 0
-            self._checkpointer = asyncio.ensure_future(self._checkpoint())
-
-    async def _checkpoint(self) -> None:
-        """Copy the write-ahead log's committed pages into the database file, in the writer
-        connection's thread, under the write lock (``PASSIVE``: readers are not waited for).
-
-        SQLite checkpoints on the connection that commits once the log passes 1,000 pages:
-        on the loop's connection that would stop the whole bot while the file is written and
-        synced (a few milliseconds every hundred-odd actions, the slowest answers). The loop's
-        connection does not checkpoint; this does, in the writer's thread. It holds the write
-        lock meanwhile (an append arriving then is queued and written right after): a
-        checkpoint that appends overtake never finishes, and SQLite starts the log again from
-        its beginning only after a finished one — without the lock the log grew without end.
-        A checkpoint a reader keeps from finishing is left to the next one."""
-        try:
-            async with self._write_lock:
-                await self._writer.execute("PRAGMA wal_checkpoint(PASSIVE)")
-        except sqlite3.Error:
-            log.debug("a background checkpoint failed; the next one tries again", exc_info=True)
 
     async def _flush(self) -> None:
         while self._pending:
@@ -397,7 +352,6 @@ class SQLiteRepository(Repository):
         if len(batch) == 1 and self._direct is not None:
             try:
                 _append_transaction(self._direct, entries, rolls, seeds, games, deadline)
-                self._checked_soon()
                 return
             except sqlite3.OperationalError as exc:  # another process holds the write lock:
                 if not _busy(exc):  # wait for it in the writer's thread, not on the loop's

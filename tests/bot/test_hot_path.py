@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import time
-from pathlib import Path
 
 from bot.service.game_service import GameService
 from bot.storage import Repository, SQLiteRepository
@@ -61,36 +59,3 @@ async def test_the_same_statements_run_at_entry_10_and_at_entry_1500(
     # rewrites the one-active-game-per-channel index (one more page synced per action)
     moves = [s for s in long if s.startswith("UPDATE games")]
     assert len(moves) == 1 and "status" not in moves[0].split("WHERE")[0]
-
-
-@ENGINES("sqlite")  # SQLite's write-ahead log
-async def test_the_log_is_checkpointed_in_the_background_not_on_the_loops_connection(
-    service: GameService, repo: Repository
-) -> None:
-    """Copying the write-ahead log into the database file (and syncing it) on the loop's own
-    connection would stop the whole bot for a few milliseconds every hundred-odd actions: that
-    connection never checkpoints, the writer's thread does, every hundred lone appends, and the
-    write-ahead log does not grow without end."""
-    assert isinstance(repo, SQLiteRepository) and repo._direct is not None and repo.path
-    assert repo._direct.execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)
-    await start_game(service)
-    wal = Path(f"{repo.path}-wal")
-    sizes = []
-    for i in range(450):  # one after the other: each a lone append on the loop's connection
-        await service.handle(HERE, ALICE, f"c{i}", Ammo(side="Axis", level=1 + i % 3))
-        sizes.append(wal.stat().st_size)
-    # the log starts again from its beginning after each finished checkpoint: it does not grow
-    # with the game (each append writes a few pages of 4 KiB: 450 would be several MB)
-    assert max(sizes) < 2_000_000, max(sizes)
-
-    def in_the_file() -> int:  # the database file alone, without its write-ahead log
-        file = sqlite3.connect(f"file:{repo.path}?immutable=1", uri=True)
-        try:
-            return int(file.execute("SELECT count(*) FROM entries").fetchone()[0])
-        finally:
-            file.close()
-
-    deadline = time.monotonic() + 60
-    while in_the_file() < 100 and time.monotonic() < deadline:
-        await asyncio.sleep(0.05)
-    assert in_the_file() >= 100

@@ -7,12 +7,14 @@ import contextlib
 import os
 import signal
 import sys
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
+import yarl
 
 from tests.fake_discord import FakeDiscord, Reply
 
@@ -135,3 +137,37 @@ async def running_bot(
         code = await bot.stop()
         assert code == 0, bot.output()
         assert "Traceback" not in bot.output(), bot.output()
+
+
+@contextlib.asynccontextmanager
+async def connected(
+    client: discord.Client,
+    fake_discord: FakeDiscord,
+    when_ready: Callable[[], Awaitable[object]] | None = None,
+) -> AsyncIterator[discord.Client]:
+    """``client`` (discord.py itself, in the test's event loop) pointed at the fake, started and
+    ready (``when_ready`` awaited first, e.g. a command tree's sync); closed and discord.py's
+    endpoints put back afterwards."""
+    old_base, old_gateway = (
+        discord.http.Route.BASE,
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY,
+    )
+    discord.http.Route.BASE = fake_discord.api_base
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake_discord.gateway_url)
+    ready = asyncio.Event()
+
+    @client.event
+    async def on_ready() -> None:
+        if when_ready is not None:
+            await when_ready()
+        ready.set()
+
+    task = asyncio.create_task(client.start(fake_discord.token))
+    try:
+        await asyncio.wait_for(ready.wait(), 30)
+        yield client
+    finally:
+        await client.close()
+        await asyncio.gather(task, return_exceptions=True)
+        discord.http.Route.BASE = old_base
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = old_gateway

@@ -15,8 +15,8 @@ from collections.abc import AsyncIterator
 
 import discord
 import pytest
-import yarl
 
+from tests.e2e.conftest import connected
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord import payloads as p
 
@@ -26,28 +26,8 @@ pytestmark = [pytest.mark.e2e]
 @pytest.fixture
 async def client(fake_discord: FakeDiscord) -> AsyncIterator[discord.Client]:
     """discord.py pointed at the fake, connected and ready."""
-    old_base, old_gateway = (
-        discord.http.Route.BASE,
-        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY,
-    )
-    discord.http.Route.BASE = fake_discord.api_base
-    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake_discord.gateway_url)
-    ready = asyncio.Event()
-    bot = discord.Client(intents=discord.Intents.default())
-
-    @bot.event
-    async def on_ready() -> None:
-        ready.set()
-
-    task = asyncio.create_task(bot.start(fake_discord.token))
-    try:
-        await asyncio.wait_for(ready.wait(), 30)
+    async with connected(discord.Client(intents=discord.Intents.default()), fake_discord) as bot:
         yield bot
-    finally:
-        await bot.close()
-        await asyncio.gather(task, return_exceptions=True)
-        discord.http.Route.BASE = old_base
-        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = old_gateway
 
 
 def channel_of(client: discord.Client, fake: FakeDiscord, name: str) -> discord.TextChannel:

@@ -16,11 +16,10 @@ from collections.abc import AsyncIterator
 
 import discord
 import pytest
-import yarl
 
 from bot.discord_ui.tree import RefereeTree
 from bot.errors import UserError
-from tests.e2e.conftest import answer
+from tests.e2e.conftest import answer, connected
 from tests.fake_discord import FakeDiscord
 
 pytestmark = [pytest.mark.e2e]
@@ -29,13 +28,6 @@ pytestmark = [pytest.mark.e2e]
 @pytest.fixture
 async def client(fake_discord: FakeDiscord) -> AsyncIterator[discord.Client]:
     """discord.py with the bot's command tree (``/ping``, ``/refuse``), synced and ready."""
-    old_base, old_gateway = (
-        discord.http.Route.BASE,
-        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY,
-    )
-    discord.http.Route.BASE = fake_discord.api_base
-    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake_discord.gateway_url)
-    ready = asyncio.Event()
     bot = discord.Client(intents=discord.Intents.default())
     tree = RefereeTree(bot)
 
@@ -47,20 +39,8 @@ async def client(fake_discord: FakeDiscord) -> AsyncIterator[discord.Client]:
     async def refuse(interaction: discord.Interaction) -> None:
         raise UserError("There is no such side.")
 
-    @bot.event
-    async def on_ready() -> None:
-        await tree.sync()
-        ready.set()
-
-    task = asyncio.create_task(bot.start(fake_discord.token))
-    try:
-        await asyncio.wait_for(ready.wait(), 30)
-        yield bot
-    finally:
-        await bot.close()
-        await asyncio.gather(task, return_exceptions=True)
-        discord.http.Route.BASE = old_base
-        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = old_gateway
+    async with connected(bot, fake_discord, when_ready=tree.sync) as client:
+        yield client
 
 
 def interactions_alive() -> int:

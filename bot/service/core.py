@@ -24,6 +24,7 @@ from bot.service.options import command_path
 from bot.service.replies import entry_reply
 from bot.service.snapshot import snapshot
 from bot.storage import Append, Duplicate, GameRow, Repository, StoredEntry
+from bot.storage.base import canonical
 from rules_core.errors import InvalidInput
 from rules_core.system import GameSystem
 
@@ -341,14 +342,18 @@ class Core:
             **change.data,
         }
         body, digest = seal(entry, plain=change.plain)
+        # a table the change left as it was is written as the text kept of it (encoded once)
+        table = change.table if change.table is not None else row.table
+        table_json = row.table_json if change.table is None else None
         new_row = row.moved(
             head_seq=row.head_seq + 1,
             head_hash=digest,
             state_json=text,
             next_die=change.dice[-1].seq + 1 if change.dice else row.next_die,
-            table=change.table if change.table is not None else row.table,
+            table=table,
             players_mix=change.players_mix if change.players_mix is not None else row.players_mix,
             status=change.status or row.status,
+            table_json=table_json if table_json is not None else canonical(table),
         )
         new_epoch = None
         if change.new_seed is not None:

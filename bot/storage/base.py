@@ -62,6 +62,11 @@ class GameRow:
     seed: bytes
     commitment: str
     players_mix: bytes
+    table_json: str | None = field(default=None, compare=False, repr=False)
+    """The table's canonical JSON (:func:`canonical`) as last written, when this process wrote
+    it (None: not known, written afresh). A table is never changed in place — a command that
+    changes it commits a new one — so a commit that leaves it as it was writes this text again
+    rather than encoding the table anew on every action."""
 
     def moved(
         self,
@@ -73,10 +78,12 @@ class GameRow:
         table: dict[str, Any],
         players_mix: bytes,
         status: str,
+        table_json: str | None = None,
     ) -> GameRow:
         """A copy with a new head, snapshot, table and status: what a commit makes of the row.
         (``dataclasses.replace`` with those fields, without its per-field look-ups: one is made
-        on every action; a field added to the row is added here too.)
+        on every action; a field added to the row is added here too.) ``table_json``: the new
+        table's canonical JSON, if known.
 
         >>> import dataclasses
         >>> row = GameRow(1, "g", 2, 3, None, "asl", "t", "active", "now", 4, {}, "{}", 1, "h",
@@ -106,6 +113,7 @@ class GameRow:
             seed=self.seed,
             commitment=self.commitment,
             players_mix=players_mix,
+            table_json=table_json,
         )
 
 
@@ -286,9 +294,11 @@ def entry_parameters(entry: StoredEntry, game_id: int) -> tuple[Any, ...]:
 
 
 def move_parameters(game: GameRow, expected_head: int) -> tuple[Any, ...]:
-    """The parameters of :data:`bot.storage.sql.MOVE_GAME`."""
+    """The parameters of :data:`bot.storage.sql.MOVE_GAME` (the table's text as the commit kept
+    it, :attr:`GameRow.table_json`, when it did)."""
+    table = game.table_json if game.table_json is not None else canonical(game.table)
     return (
-        game.status, canonical(game.table), game.state_json, game.head_seq, game.head_hash,
+        game.status, table, game.state_json, game.head_seq, game.head_hash,
         game.next_die, game.epoch, game.seed, game.commitment, game.players_mix, game.id,
         expected_head,
     )  # fmt: skip

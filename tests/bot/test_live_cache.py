@@ -18,6 +18,8 @@ from bot.log.verify import verify_lines
 from bot.models import Place
 from bot.service.game_service import GameService
 from bot.storage import Repository
+from bot.storage.base import canonical
+from bot.table import commands as gc
 from bot.table.roll import roll_total_odds
 from rules_core.errors import InvalidInput
 from rules_core.odds import exact_odds
@@ -137,3 +139,37 @@ def test_roll_odds_refuse_what_they_refused_before() -> None:
     with pytest.raises(InvalidInput):
         roll_total_odds(parse_expression("7d6"))
     assert len(roll_total_odds(parse_expression("6d6"))) == 31
+
+
+async def test_the_table_kept_as_text_is_the_table_written(repo: Repository) -> None:
+    """A commit that leaves the table as it was writes the text kept of it (encoded once, not on
+    every action): the stored table is always the game's, whether the table changed, stayed, or
+    the game was read afresh from the database."""
+    service = GameService(repo, {"toy": SYSTEM})
+    place = PLACES[0]
+    key = (place.guild_id, place.channel_id)
+
+    async def stored_is_cached() -> None:
+        live = service.core.live[key]
+        assert live.row.table_json == canonical(live.row.table)
+        row = await repo.active_game(place.guild_id, place.channel_id)
+        assert row is not None and row.table == live.row.table
+
+    await start_game(service, place)
+    await stored_is_cached()
+    await service.handle(place, ALICE, "same-1", Ammo(side="Axis", level=2))  # the table stays
+    await stored_is_cached()
+    await service.handle(place, ALICE, "notices", gc.GameNotices(on=False))  # the table changes
+    await stored_is_cached()
+    await service.handle(place, ALICE, "same-2", Ammo(side="Axis", level=3))
+    await stored_is_cached()
+    assert service.core.live[key].row.table["notices"] is False
+    fresh = GameService(repo, {"toy": SYSTEM})  # a restart: the row is read, its text not known
+    await fresh.handle(place, ALICE, "fresh-1", Ammo(side="Axis", level=1))
+    service = fresh
+    await stored_is_cached()
+    await fresh.handle(place, ALICE, "notices-on", gc.GameNotices(on=True))
+    await fresh.handle(place, ALICE, "fresh-2", Ammo(side="Axis", level=2))
+    await stored_is_cached()
+    row = await repo.active_game(place.guild_id, place.channel_id)
+    assert row is not None and row.table["notices"] is True and row.head_seq == 9

@@ -13,6 +13,7 @@ from rules_core.asl.state import FIRE_PHASES, PHASE_NAMES, AslOutcome, AslState,
 from rules_core.asl.turn import check_side_fires
 from rules_core.dice import Dice
 from rules_core.errors import IllegalAction, InvalidInput
+from rules_core.frozen import replaced
 from rules_core.outcome import Modifier, Outcome, Step, total_modifier
 
 CHECK_RULES: dict[str, tuple[str, str, str]] = {
@@ -231,7 +232,7 @@ def resolve_check(state: AslState, action: Check, dice: Dice) -> Outcome[AslStat
         facts.append((f"Pin ({unit.name})", "pinned" if pinned else "not pinned"))
         if pinned:
             steps.append(Step(rule=base, text=f"Original dr 6 — {unit.name} is pinned"))
-            new = state.with_units({unit.name: unit.model_copy(update={"pinned": True})})
+            new = state.with_units({unit.name: replaced(unit, {"pinned": True})})
             new, ended = standing_lanes(new)  # A9.223: its pinned Infantry end the lane
             for mg in ended:
                 steps.append(

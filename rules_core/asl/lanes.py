@@ -9,6 +9,7 @@ FB16.2 break, a check the bot rolls that pins the unit, a status recorded by the
 from __future__ import annotations
 
 from rules_core.asl.state import AslState, Weapon
+from rules_core.frozen import replaced
 
 
 def mans_lane(state: AslState, weapon: Weapon) -> bool:
@@ -52,7 +53,7 @@ def standing_lanes(state: AslState) -> tuple[AslState, list[str]]:
             ended.append(lane.weapon)
     if not ended:
         return state, ended
-    return state.model_copy(update={"fire_lanes": tuple(kept)}), ended
+    return replaced(state, {"fire_lanes": tuple(kept)}), ended
 
 
 __all__ = ["mans_lane", "standing_lanes"]

@@ -11,6 +11,7 @@ from rules_core.asl.fb16 import repair_elimination, weapon_level
 from rules_core.asl.state import AslOutcome, AslState
 from rules_core.dice import Dice
 from rules_core.errors import IllegalAction, InvalidInput
+from rules_core.frozen import replaced
 from rules_core.outcome import Modifier, Outcome, Step
 from rules_core.words import counted
 
@@ -140,9 +141,9 @@ def resolve_repair(state: AslState, action: Repair, dice: Dice) -> Outcome[AslSt
     modifiers = (Modifier(label="repair drm", value=drm, rule="A9.72"),) if drm else ()
     steps = [Step(rule=rule, text=text, dice=(roll,), modifiers=modifiers)]
     update["repair_tried"] = True
-    new = state.with_weapons({weapon.name: weapon.model_copy(update=update)})
+    new = state.with_weapons({weapon.name: replaced(weapon, update)})
     if owner is not None:
-        new = new.with_units({owner.name: owner.model_copy(update={"repairs": owner.repairs + 1})})
+        new = new.with_units({owner.name: replaced(owner, {"repairs": owner.repairs + 1})})
     return AslOutcome(state=new, steps=tuple(steps), rolls=(roll,), facts=((weapon.name, fact),))
 
 

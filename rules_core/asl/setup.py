@@ -30,6 +30,7 @@ from rules_core.asl.state import (
 from rules_core.asl.turn import enter_phase, following, phase_label
 from rules_core.asl.weapons import DISMANTLED_ONLY, dismantlable
 from rules_core.errors import IllegalAction, InvalidInput
+from rules_core.frozen import replaced
 from rules_core.outcome import Outcome, Step
 
 
@@ -70,15 +71,13 @@ def set_level(state: AslState, action: SetLevel) -> Outcome[AslState]:
     assert side is not None
     if action.level > 0 and not side.axis:
         raise IllegalAction("Ammunition Shortage applies only to Axis sides.", rule="FB16.1")
-    sides = tuple(
-        s.model_copy(update={"level": action.level}) if s is side else s for s in state.sides
-    )
+    sides = tuple(replaced(s, {"level": action.level}) if s is side else s for s in state.sides)
     text = (
         f"{name}: Ammunition Shortage level {action.level}"
         if action.level
         else f"{name}: no Ammunition Shortage"
     )
-    new = state.model_copy(update={"sides": sides})
+    new = replaced(state, {"sides": sides})
     steps = [Step(rule="FB16.1", text=text)]
     steps += [_replacement_warning(u) for u in new.units if _lacks_replacement(new, u)]
     return AslOutcome(state=new, steps=tuple(steps))
@@ -101,14 +100,14 @@ def set_san(state: AslState, action: SetSan) -> Outcome[AslState]:
             "it with correction:true.",
             rule="A14.1",
         )
-    sides = tuple(s.model_copy(update={"san": action.san}) if s is side else s for s in state.sides)
+    sides = tuple(replaced(s, {"san": action.san}) if s is side else s for s in state.sides)
     text = f"{name}: SAN {action.san}"
     if action.san < 2:
         text += " — no Sniper (a SAN below 2)"
     steps = [Step(rule="A14.1", text=text)]
     if action.correction:
         steps.append(Step(rule="A14.1", text="a referee's correction in play"))
-    return AslOutcome(state=state.model_copy(update={"sides": sides}), steps=tuple(steps))
+    return AslOutcome(state=replaced(state, {"sides": sides}), steps=tuple(steps))
 
 
 def add_unit(state: AslState, action: AddUnit) -> Outcome[AslState]:
@@ -154,11 +153,9 @@ def add_unit(state: AslState, action: AddUnit) -> Outcome[AslState]:
         cx=action.cx,
     )
     if existing is not None:
-        new = state.model_copy(
-            update={"units": tuple(unit if u is existing else u for u in state.units)}
-        )
+        new = replaced(state, {"units": tuple(unit if u is existing else u for u in state.units)})
     else:
-        new = state.model_copy(update={"units": (*state.units, unit)})
+        new = replaced(state, {"units": (*state.units, unit)})
     chain = f", replaced by {' → '.join(unit.replaced_by)}" if unit.replaced_by else ""
     described = " ".join(part for part in (unit.nationality, unit.kind, unit.quality) if part)
     text = f"{unit.name}: {described}{chain}"
@@ -291,7 +288,7 @@ def add_weapon(state: AslState, action: AddWeapon) -> Outcome[AslState]:
         weapons = tuple(weapon if w is existing else w for w in state.weapons)
     else:
         weapons = (*state.weapons, weapon)
-    new = state.model_copy(update={"weapons": weapons})
+    new = replaced(state, {"weapons": weapons})
     steps = [Step(rule="A9.7", text=describe(new, weapon))]
     new, ended = standing_lanes(new)  # A9.223: a MG corrected to malfunctioned
     steps += [_lane_ends(mg) for mg in ended]
@@ -510,12 +507,13 @@ def remove_weapon(state: AslState, action: RemoveWeapon) -> Outcome[AslState]:
     weapon = state.weapon(action.name)
     if weapon is None:
         raise InvalidInput(f"There is no weapon called {action.name!r} in this game.")
-    new = state.model_copy(
-        update={
+    new = replaced(
+        state,
+        {
             "weapons": tuple(w for w in state.weapons if w is not weapon),
             "fire_lanes": tuple(f for f in state.fire_lanes if f.weapon != weapon.name),
             "shots": tuple(s for s in state.shots if s.weapon != weapon.name),
-        }
+        },
     )
     return AslOutcome(state=new, steps=(Step(rule="A9.7", text=f"{weapon.name} removed"),))
 
@@ -608,14 +606,15 @@ def set_unit(state: AslState, action: SetUnit) -> Outcome[AslState]:
     steps = [Step(rule="A10", text=f"{unit.name} is {STATUS_WORDS[action.status]}{why}")]
     manned = {w.name for w in state.weapons if w.possessor == unit.name}
     if action.status == "eliminated":
-        new = state.model_copy(
-            update={
+        new = replaced(
+            state,
+            {
                 "units": tuple(u for u in state.units if u is not unit),
                 "weapons": tuple(
-                    w.model_copy(update={"possessor": None}) if w.name in manned else w
+                    replaced(w, {"possessor": None}) if w.name in manned else w
                     for w in state.weapons
                 ),
-            }
+            },
         )
         if manned:
             steps.append(Step(rule="A9.1", text=f"{', '.join(sorted(manned))} left unpossessed"))
@@ -635,13 +634,11 @@ def set_unit(state: AslState, action: SetUnit) -> Outcome[AslState]:
             else:
                 text = f"{unit.name} is now a {update['quality']}"
                 steps.append(Step(rule="A19.13", text=text))
-        new = state.with_units({unit.name: unit.model_copy(update=update)})
+        new = state.with_units({unit.name: replaced(unit, update)})
     if action.status in ("broken", "pinned", "eliminated"):
         ended = [lane for lane in new.fire_lanes if lane.weapon in manned]
         if ended:
-            new = new.model_copy(
-                update={"fire_lanes": tuple(f for f in new.fire_lanes if f not in ended)}
-            )
+            new = replaced(new, {"fire_lanes": tuple(f for f in new.fire_lanes if f not in ended)})
             steps.append(
                 Step(
                     rule="A9.223",

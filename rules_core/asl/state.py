@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from rules_core.frozen import replaced
 from rules_core.outcome import Outcome
 
 WeaponKind = Literal[
@@ -249,7 +250,8 @@ def _by_name(items: tuple[Any, ...]) -> tuple[tuple[Any, ...], dict[str, Any]]:
 
     :class:`AslState` keeps it in its ``__dict__`` (as ``functools.cached_property`` would) and
     rebuilds it when the tuple it holds is not the one the index was built from: a
-    ``model_copy`` copies ``__dict__``, the index with it, and replaces only the updated fields.
+    copy (``model_copy``, :func:`~rules_core.frozen.replaced`) copies ``__dict__``, the index with
+    it, and replaces only the updated fields.
     pydantic leaves keys of ``__dict__`` that are not fields out of dumps, equality and hashes.
 
     >>> a = Unit(name="A", side="Axis", kind="squad", nationality="German")
@@ -326,9 +328,7 @@ class AslState(BaseModel):
         >>> st.with_weapons({"LMG": bad}).weapons[0].status
         'malfunctioned'
         """
-        return self.model_copy(
-            update={"weapons": tuple(changed.get(w.name, w) for w in self.weapons)}
-        )
+        return replaced(self, {"weapons": tuple(changed.get(w.name, w) for w in self.weapons)})
 
     def with_units(self, changed: dict[str, Unit]) -> AslState:
         """A copy with the named units replaced (stack order kept: A.9 Random Selection order).
@@ -338,7 +338,7 @@ class AslState(BaseModel):
         >>> st.with_units({"A": a.model_copy(update={"broken": True})}).units[0].broken
         True
         """
-        return self.model_copy(update={"units": tuple(changed.get(u.name, u) for u in self.units)})
+        return replaced(self, {"units": tuple(changed.get(u.name, u) for u in self.units)})
 
 
 AslOutcome = Outcome[AslState]

@@ -46,6 +46,7 @@ from rules_core.asl.turn import (
 )
 from rules_core.dice import Dice
 from rules_core.errors import IllegalAction, InvalidInput
+from rules_core.frozen import replaced
 from rules_core.outcome import Fact, Modifier, Outcome, Step
 
 
@@ -427,7 +428,7 @@ def resolve_tohit(state: AslState, action: ToHit, dice: Dice) -> Outcome[AslStat
             )
         )
         facts.append((f"Sniper ({enemy.name})", "activated"))
-    new = state.with_weapons({gun.name: gun.model_copy(update=update)}) if update else state
+    new = state.with_weapons({gun.name: replaced(gun, update)}) if update else state
     new, ended = standing_lanes(new)
     if ended:
         steps.append(Step(rule="A9.223", text=f"the Fire Lane of {', '.join(ended)} is removed"))
@@ -436,7 +437,7 @@ def resolve_tohit(state: AslState, action: ToHit, dice: Dice) -> Outcome[AslStat
         shots = list(new.shots)
         for target in action.targets:
             shots = count_shot(shots, gun.name, target, action.location)
-        new = new.model_copy(update={"shots": tuple(shots)})
+        new = replaced(new, {"shots": tuple(shots)})
     return AslOutcome(state=new, steps=tuple(steps), rolls=(roll,), facts=tuple(facts))
 
 

@@ -26,6 +26,7 @@ from rules_core.asl.state import (
     Weapon,
 )
 from rules_core.errors import IllegalAction, InvalidInput
+from rules_core.frozen import replaced
 from rules_core.outcome import Step
 
 ATTACKER_PHASES = frozenset({"pfph", "afph"})
@@ -141,7 +142,7 @@ def enter_phase(
         update_state.update(shots=(), fire_lanes=())
     if new_turn:
         update_state["turn"] = state.turn + 1
-    return state.model_copy(update=update_state), steps
+    return replaced(state, update_state), steps
 
 
 _Model = TypeVar("_Model", Unit, Weapon)
@@ -159,7 +160,7 @@ def _updated(model: _Model, update: dict[str, object]) -> _Model:
     for key, value in update.items():
         current = getattr(model, key)
         if current != value or type(current) is not type(value):
-            return model.model_copy(update=update)
+            return replaced(model, update)
     return model
 
 

@@ -20,6 +20,7 @@ from rules_core.asl.state import FIRE_PHASES, PHASE_NAMES, AslOutcome, AslState,
 from rules_core.asl.turn import check_possessor_fires, check_side_fires, fire_phase, marker_text
 from rules_core.dice import Dice
 from rules_core.errors import IllegalAction, InvalidInput
+from rules_core.frozen import replaced
 from rules_core.outcome import Fact, Modifier, Outcome, Step
 
 DISMANTLED_ONLY = (
@@ -78,19 +79,18 @@ def destroy_weapon(state: AslState, action: DestroyWeapon) -> Outcome[AslState]:
     verb = "malfunctions" if action.malfunction else "destroys"
     new = state.with_weapons(
         {
-            weapon.name: weapon.model_copy(
-                update={
+            weapon.name: replaced(
+                weapon,
+                {
                     "status": status,
                     "spent": True,
                     "fire_marker": PHASE_FIRE_MARKER[phase],
-                }
+                },
             )
         }
     )
     new = record_usage(new, usage, phase)
-    new = new.model_copy(
-        update={"fire_lanes": tuple(f for f in new.fire_lanes if f.weapon != weapon.name)}
-    )
+    new = replaced(new, {"fire_lanes": tuple(f for f in new.fire_lanes if f.weapon != weapon.name)})
     steps = [Step(rule=rule, text=text) for rule, text in usage.notes]
     steps.append(
         Step(
@@ -148,12 +148,13 @@ def dismantle(state: AslState, action: Dismantle) -> Outcome[AslState]:
     usage = mg_usage(state, [weapon], [], phase=phase, range_=None, helper=None, leader=None)
     new = state.with_weapons(
         {
-            weapon.name: weapon.model_copy(
-                update={
+            weapon.name: replaced(
+                weapon,
+                {
                     "dm": not action.assemble,
                     "spent": True,
                     "fire_marker": PHASE_FIRE_MARKER[phase],
-                }
+                },
             )
         }
     )
@@ -254,12 +255,10 @@ def random_destruction(state: AslState, action: RandomDestruction, dice: Dice) -
         )
         facts.append((weapon.name, result))
         if result != "no effect":
-            changed[weapon.name] = weapon.model_copy(update={"status": result})
+            changed[weapon.name] = replaced(weapon, {"status": result})
     new = state.with_weapons(changed)
     gone = {n for n, w in changed.items() if w.status != "ok"}
-    new = new.model_copy(
-        update={"fire_lanes": tuple(f for f in new.fire_lanes if f.weapon not in gone)}
-    )
+    new = replaced(new, {"fire_lanes": tuple(f for f in new.fire_lanes if f.weapon not in gone)})
     return AslOutcome(state=new, steps=tuple(steps), facts=tuple(facts))
 
 

@@ -14,6 +14,7 @@ from rules_core.asl.fire.result import FireResult
 from rules_core.asl.fire.usage import Usage
 from rules_core.asl.lanes import mans_lane, standing_lanes
 from rules_core.asl.state import AslState, FireLane, FireMarker, ShotCount, Unit
+from rules_core.frozen import replaced
 
 UNIT_MARKER_AFTER: dict[tuple[str, FireMarker], FireMarker] = {
     ("pfph", "none"): "prep",
@@ -89,13 +90,13 @@ def _with_updates(state: AslState, weapons: Updates, units: Updates) -> AslState
     update: dict[str, object] = {}
     if weapons:
         update["weapons"] = tuple(
-            w.model_copy(update=weapons[w.name]) if w.name in weapons else w for w in state.weapons
+            replaced(w, weapons[w.name]) if w.name in weapons else w for w in state.weapons
         )
     if units:
         update["units"] = tuple(
-            u.model_copy(update=units[u.name]) if u.name in units else u for u in state.units
+            replaced(u, units[u.name]) if u.name in units else u for u in state.units
         )
-    return state.model_copy(update=update)
+    return replaced(state, update)
 
 
 def _weapon_updates(plan: FirePlan, result: FireResult) -> Updates:
@@ -165,7 +166,7 @@ def apply_fire(state: AslState, action: Fire, plan: FirePlan, result: FireResult
     if canceled:
         kept = tuple(f for f in new.fire_lanes if f.weapon.lower() not in canceled)
         if len(kept) != len(new.fire_lanes):
-            new = new.model_copy(update={"fire_lanes": kept})
+            new = replaced(new, {"fire_lanes": kept})
     # A9.223: a lane ends when its MG breaks or its manning Infantry break (FB16.2 included)
     new, _ = standing_lanes(new)
     lanes = new.fire_lanes
@@ -185,7 +186,7 @@ def apply_fire(state: AslState, action: Fire, plan: FirePlan, result: FireResult
         shots = tuple(counted)
     if lanes is new.fire_lanes and shots is new.shots:
         return new
-    return new.model_copy(update={"fire_lanes": lanes, "shots": shots})
+    return replaced(new, {"fire_lanes": lanes, "shots": shots})
 
 
 def count_shot(shots: list[ShotCount], weapon: str, target: str, location: str) -> list[ShotCount]:

@@ -25,6 +25,7 @@ from rules_core.asl.turn import (
     need_range,
 )
 from rules_core.errors import IllegalAction, InvalidInput
+from rules_core.frozen import replaced
 from rules_core.words import counted
 
 LEADER_RANGE = 16
@@ -448,7 +449,7 @@ def fired_as(state: AslState, weapon: Weapon) -> Weapon:
     (3, None, None)
     """
     if weapon.dm and dm_fires_as_lmg(state, weapon):
-        return weapon.model_copy(update={"rof": None, "normal_range": None})
+        return replaced(weapon, {"rof": None, "normal_range": None})
     return weapon
 
 

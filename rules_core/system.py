@@ -61,7 +61,7 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeGuard, TypeVar
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
@@ -136,7 +136,7 @@ class GameSystem(ABC, Generic[S, A]):
         An action that names nothing of any side, and set-up, concern every side; a scenario's
         set-up (:class:`~rules_core.scenario.Setup`) concerns what its commands concern.
         """
-        if isinstance(action, Setup):
+        if is_setup(action):
             return setup_sides(self, state, action, named=False)
         if action_flag(type(action), "setup"):
             return frozenset(self.names(state, "side"))
@@ -146,7 +146,7 @@ class GameSystem(ABC, Generic[S, A]):
         """The sides of what ``action`` names: its declared side, the current side of every
         thing an option names (``names_enemy`` options aside) and, for a phase change, the side
         whose turn it is. Empty when it names nothing of any side."""
-        if isinstance(action, Setup):
+        if is_setup(action):
             return setup_sides(self, state, action, named=True)
         model = type(action)
         sides: set[str] = set()
@@ -159,11 +159,14 @@ class GameSystem(ABC, Generic[S, A]):
                 sides.add(current)
         for name, kind in named_options(model):
             value = getattr(action, name)
-            values = value if isinstance(value, tuple | list) else (value,)
+            if value is None:
+                continue
+            values = value if isinstance(value, (tuple, list)) else (value,)
             for item in values:
-                if item is None or not str(item).strip():
+                text = "" if item is None else str(item).strip()
+                if not text:
                     continue
-                owner = self.owner_side(state, kind, str(item).strip(), acting)
+                owner = self.owner_side(state, kind, text, acting)
                 if owner:
                     sides.add(owner)
         return frozenset(sides)
@@ -178,7 +181,7 @@ class GameSystem(ABC, Generic[S, A]):
         A scenario's :class:`~rules_core.scenario.Setup` runs its commands in order, all or none.
         """
         before = len(dice.rolls)
-        if isinstance(action, Setup):
+        if is_setup(action):
             outcome: Outcome[S] = run_setup(self, state, action, dice)
         else:
             outcome = self.resolve(state, action, dice)
@@ -261,6 +264,23 @@ def named_options(model: type[BaseModel]) -> tuple[tuple[str, str], ...]:
         if isinstance(kind, str):
             named.append((name, kind))
     return tuple(named)
+
+
+def is_setup(action: BaseModel) -> TypeGuard[Setup]:
+    """Whether ``action`` is a scenario's set-up (:class:`~rules_core.scenario.Setup`): asked of
+    every action, and answered once per model (``isinstance`` on a pydantic model goes through
+    ``ABCMeta``'s check, a few hundred nanoseconds when it fails).
+
+    >>> from rules_core.asl.actions import Fire
+    >>> is_setup(Setup(actions=())), is_setup(Fire(weapons=("LMG",)))
+    (True, False)
+    """
+    return _setup_model(type(action))
+
+
+@functools.cache
+def _setup_model(model: type[BaseModel]) -> bool:
+    return issubclass(model, Setup)
 
 
 @functools.cache

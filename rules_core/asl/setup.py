@@ -409,6 +409,8 @@ IN_PLAY: dict[str, str] = {
 options of ``/asl weapon add`` that set it."""
 USE: tuple[str, ...] = ("spent", "lane_laid", "repair_tried", "depleted")
 """What a weapon did this phase / Player Turn: kept when it is updated."""
+_NEW_WEAPON = Weapon(name="_", side="_", kind="sw_mg")
+"""A weapon as added, for the defaults of its in-play fields (built once: frozen)."""
 
 
 def _in_play_weapon(
@@ -422,11 +424,10 @@ def _in_play_weapon(
     (``correction:true``): a malfunctioned MG is repaired by a Repair dr (A9.72), not by being
     added again.
     """
-    defaults = Weapon(name="_", side="_", kind="sw_mg")
     fields: dict[str, object] = {}
     for name, option in IN_PLAY.items():
         given = getattr(action, option)
-        base = getattr(existing if existing is not None else defaults, name)
+        base = getattr(existing if existing is not None else _NEW_WEAPON, name)
         fields[name] = base if given is None else given
         if (
             existing is not None

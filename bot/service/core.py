@@ -7,7 +7,6 @@ import asyncio
 import contextlib
 import contextvars
 import logging
-import weakref
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from typing import Any
@@ -70,20 +69,55 @@ def check_system(live: Live, action: BaseModel) -> str:
     return path
 
 
+class _Channel:
+    """A channel's lock and how many of the service's tasks hold or await it: the lock is kept
+    while one does and dropped when none does (a dict entry, not a weak reference made and
+    called back on every action)."""
+
+    __slots__ = ("lock", "users")
+
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self.users = 0
+
+
 class _Locked:
     """``async with`` a channel's lock (:meth:`Core.locked`)."""
 
-    __slots__ = ("_core", "_lock")
+    __slots__ = ("_channel", "_core", "_key")
 
-    def __init__(self, core: Core, lock: asyncio.Lock) -> None:
+    def __init__(self, core: Core, key: tuple[int, int]) -> None:
         self._core = core
-        self._lock = lock
+        self._key = key
 
     async def __aenter__(self) -> None:
-        await self._core.acquire(self._lock)
+        locks = self._core.locks
+        channel = locks.get(self._key)
+        if channel is None:
+            channel = locks[self._key] = _Channel()
+        channel.users += 1
+        self._channel = channel
+        lock = channel.lock
+        try:
+            if lock.locked():  # another request of the channel goes first: wait, not forever
+                await self._core.acquire(lock)
+            else:
+                await lock.acquire()
+        except BaseException:
+            self._leave()
+            raise
 
     async def __aexit__(self, *exc: object) -> None:
-        self._lock.release()
+        self._channel.lock.release()
+        self._leave()
+
+    def _leave(self) -> None:
+        channel = self._channel
+        channel.users -= 1
+        if channel.users == 0:  # nobody holds or awaits it: a later request makes another
+            locks = self._core.locks
+            if locks.get(self._key) is channel:
+                del locks[self._key]
 
 
 class Core:
@@ -123,9 +157,7 @@ class Core:
         self.seeds = seeds
         self.game_ids = game_ids
         self.live_games = live_games
-        self.locks: weakref.WeakValueDictionary[tuple[int, int], asyncio.Lock] = (
-            weakref.WeakValueDictionary()
-        )
+        self.locks: dict[tuple[int, int], _Channel] = {}
         """A channel's lock lives while a coroutine holds or awaits it, then goes away."""
         self.live: OrderedDict[tuple[int, int], Live] = OrderedDict()
         """The most recently used games (at most ``live_games``), least recent first."""
@@ -157,12 +189,14 @@ class Core:
     # --- loading and locking ---------------------------------------------------------------
 
     def lock(self, place: Place) -> asyncio.Lock:
+        """The channel's lock as it is now (a test holds it to make the service's requests
+        wait): the service's own requests take it through :meth:`locked`, which keeps it while
+        one of them holds or awaits it."""
         key = (place.guild_id, place.channel_id)
-        lock = self.locks.get(key)
-        if lock is None:
-            lock = asyncio.Lock()
-            self.locks[key] = lock
-        return lock
+        channel = self.locks.get(key)
+        if channel is None:
+            channel = self.locks[key] = _Channel()
+        return channel.lock
 
     def locked(
         self, place: Place, *, hold: bool = False
@@ -174,7 +208,7 @@ class Core:
         from it. (The lock alone, every action's, is a small object rather than a generator.)"""
         if hold or HOLD_GAME.get():
             return self._held(place)
-        return _Locked(self, self.lock(place))
+        return _Locked(self, (place.guild_id, place.channel_id))
 
     async def acquire(self, lock: asyncio.Lock) -> None:
         """Take a channel's ``lock``, waiting until the database's deadline at most."""
@@ -191,9 +225,7 @@ class Core:
     @contextlib.asynccontextmanager
     async def _held(self, place: Place) -> AsyncIterator[None]:
         """The channel's lock and the game held in the database, read afresh from it."""
-        lock = self.lock(place)
-        await self.acquire(lock)
-        try:
+        async with _Locked(self, (place.guild_id, place.channel_id)):
             self.forget(place)
             try:
                 async with self.repo.hold(place.guild_id, place.channel_id):
@@ -201,8 +233,6 @@ class Core:
             except BaseException:
                 self.forget(place)
                 raise
-        finally:
-            lock.release()
 
     def cached(self, place: Place) -> Live | None:
         """The cached game of the channel, if any (its freshness is the caller's to check)."""

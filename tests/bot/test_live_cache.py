@@ -112,6 +112,31 @@ async def test_locks_go_away_when_no_one_holds_or_awaits_them(repo: Repository) 
     assert len(service.core.locks) == 0
 
 
+async def test_a_request_cancelled_while_it_waits_leaves_no_lock_behind(repo: Repository) -> None:
+    service = GameService(repo, {"toy": SYSTEM})
+    await start_game(service, PLACES[0])
+    first = asyncio.ensure_future(
+        service.handle(PLACES[0], ALICE, "first", Ammo(side="Axis", level=2))
+    )
+    async with service.core.lock(PLACES[0]):  # the service's requests wait behind it
+        waiting = [
+            asyncio.ensure_future(
+                service.handle(PLACES[0], ALICE, f"w{i}", Ammo(side="Axis", level=3))
+            )
+            for i in range(3)
+        ]
+        await asyncio.sleep(0.05)
+        assert service.core.locks[(100, 300)].users == 4  # one lock for all of them
+        waiting[1].cancel()
+        await asyncio.sleep(0)
+        assert service.core.locks[(100, 300)].users == 3
+    await asyncio.gather(first, waiting[0], waiting[2])
+    assert waiting[1].cancelled()
+    assert len(service.core.locks) == 0
+    row = await repo.active_game(100, 300)
+    assert row is not None and row.head_seq == 3 + 3  # new, two seats; three actions
+
+
 async def test_a_preview_of_an_uncached_game_does_not_fill_the_cache(repo: Repository) -> None:
     service = GameService(repo, {"toy": SYSTEM}, live_games=1)
     await start_game(service, PLACES[0])

@@ -160,6 +160,32 @@ class Deriver:
             attempt += 1
 
 
+KEPT_DERIVERS = 1024
+"""At most this many games' derivers are kept between actions (then all are forgotten and made
+afresh): a game's dice are keyed once per seed, game and players mix, not once per action."""
+_DERIVERS: dict[tuple[bytes, str, bytes, bytes | None], Deriver] = {}
+
+
+def deriver(seed: bytes, *, game: str, players: bytes, beacon: bytes | None = None) -> Deriver:
+    """The :class:`Deriver` of these dice, kept from an earlier action when there was one (it
+    holds no state of its own beyond its keyed HMAC, which each die copies).
+
+    >>> kept = deriver(bytes(range(32)), game="g1", players=NO_PLAYERS)
+    >>> kept is deriver(bytes(range(32)), game="g1", players=NO_PLAYERS)
+    True
+    >>> kept.face(2, 6) == derive_face(bytes(range(32)), game="g1", players=NO_PLAYERS, seq=2,
+    ...                                sides=6)
+    True
+    """
+    key = (seed, game, players, beacon)
+    known = _DERIVERS.get(key)
+    if known is None:
+        if len(_DERIVERS) >= KEPT_DERIVERS:
+            _DERIVERS.clear()
+        known = _DERIVERS[key] = Deriver(seed, game=game, players=players, beacon=beacon)
+    return known
+
+
 @dataclass(frozen=True)
 class DieRecord:
     """One die as logged: its game-wide sequence number, size, face, label, epoch, scripted flag."""
@@ -253,7 +279,7 @@ class GameDice(RecordingDice):
         seq = self.next_seq
         if self._script is None:
             if self._deriver is None:
-                self._deriver = Deriver(
+                self._deriver = deriver(
                     self._seed, game=self._game, players=self._players, beacon=self._beacon
                 )
             face = self._deriver.face(seq, sides)
@@ -293,6 +319,7 @@ __all__ = [
     "GameDice",
     "commitment",
     "derive_face",
+    "deriver",
     "message",
     "mix_phrase",
     "new_seed",

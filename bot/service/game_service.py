@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import inspect
 import random
 import time
 import uuid
@@ -272,7 +271,8 @@ class GameService:
                 if handler.pending != "act":
                     refuse_while_pending(live.row)
                 decided = handler.decide(core, live, actor, command)
-                change = await decided if inspect.isawaitable(decided) else decided
+                # a system action's change is decided at once; a few table commands await
+                change = decided if isinstance(decided, Change) else await decided
             except Exception:
                 # a refusal of an interaction seen before: answer it from the log instead
                 if (seen := await core.seen(interaction_id, place, command)) is not None:

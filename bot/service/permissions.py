@@ -35,10 +35,22 @@ def sides_as_spelled(sides: Sequence[str], action: BaseModel) -> BaseModel:
     names = _side_options(type(action))
     if not names:
         return action
-    spelled = {side.casefold(): side for side in sides}
-    changes = {name: _respelled(spelled, getattr(action, name)) for name in names}
-    changes = {name: value for name, value in changes.items() if value != getattr(action, name)}
+    spelled = _spelling(tuple(sides))
+    changes: dict[str, Any] | None = None
+    for name in names:
+        value = getattr(action, name)
+        respelled = _respelled(spelled, value)
+        if respelled != value:
+            changes = changes or {}
+            changes[name] = respelled
     return action.model_copy(update=changes) if changes else action
+
+
+@functools.lru_cache(maxsize=256)
+def _spelling(sides: tuple[str, ...]) -> dict[str, str]:
+    """Each side's name casefolded, with the game's spelling of it (made once per game's sides;
+    read only)."""
+    return {side.casefold(): side for side in sides}
 
 
 def _respelled(spelled: dict[str, str], value: Any) -> Any:

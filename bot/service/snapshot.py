@@ -52,7 +52,7 @@ def dumped(state: BaseModel) -> dict[str, Any]:
     parts = _parts(type(state))
     if not parts:
         return state.model_dump(mode="json")
-    data: dict[str, Any] = state.model_dump(mode="json", exclude=set(parts))
+    data: dict[str, Any] = state.model_dump(mode="json", exclude=_PART_NAMES[type(state)])
     kept = _DUMPS
     for name, item_type in parts.items():
         items = []
@@ -93,10 +93,13 @@ def _parts(model: type[BaseModel]) -> dict[str, type[BaseModel]]:
                 item = _item_type(info)
                 if item is not None:
                     known[name] = item
+        _PART_NAMES[model] = set(known)
     return known
 
 
 _PARTS: dict[type[BaseModel], dict[str, type[BaseModel]]] = {}
+_PART_NAMES: dict[type[BaseModel], set[str]] = {}
+"""The names of each model's parts (:func:`_parts`), excluded from its own dump (read only)."""
 
 
 def _item_type(info: FieldInfo) -> type[BaseModel] | None:

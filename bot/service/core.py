@@ -69,6 +69,9 @@ def check_system(live: Live, action: BaseModel) -> str:
     return path
 
 
+_NOTHING_TO_ROLL_BACK = contextlib.nullcontext()
+
+
 class _Channel:
     """A channel's lock and how many of the service's tasks hold or await it: the lock is kept
     while one does and dropped when none does (a dict entry, not a weak reference made and
@@ -309,15 +312,21 @@ class Core:
 
     # --- the game's dice -------------------------------------------------------------------
 
+    def script_rollback(self) -> contextlib.AbstractContextManager[None]:
+        """A refused declaration consumes no scripted face (without scripted faces, nothing to
+        roll back: a context that does nothing, not a generator made per action)."""
+        if self.script is None:
+            return _NOTHING_TO_ROLL_BACK
+        return self._rolled_back(self.script)
+
+    @staticmethod
     @contextlib.contextmanager
-    def script_rollback(self) -> Iterator[None]:
-        """A refused declaration consumes no scripted face."""
-        used = self.script.used if self.script is not None else 0
+    def _rolled_back(script: FaceScript) -> Iterator[None]:
+        used = script.used
         try:
             yield
         except BaseException as exc:
-            if self.script is not None:
-                self.script.used = used
+            script.used = used
             if isinstance(exc, DiceScriptExhausted):
                 raise DiceScriptRanOut(str(exc)) from exc
             raise

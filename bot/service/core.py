@@ -376,7 +376,7 @@ class Core:
             "interaction": interaction_id,
             "epoch": row.epoch,
             "rules": live.system.rules_version,
-            "dice": [d.to_json() for d in change.dice],
+            "dice": [d.to_json() for d in change.dice] if change.dice else [],
             "state": state_hash(text),
             **change.data,
         }

@@ -87,7 +87,8 @@ def referee_only_options(action: BaseModel) -> tuple[str, ...]:
     >>> referee_only_options(SetPhase())
     ()
     """
-    return tuple(name for name in _referee_only(type(action)) if getattr(action, name))
+    names = _referee_only(type(action))
+    return tuple(name for name in names if getattr(action, name)) if names else ()
 
 
 @functools.cache

@@ -153,7 +153,8 @@ def entry_reply(
         return _beacon_reply(entry, row, replayed=replayed, scripted=scripted, shown=shown)
     # a fresh entry's dice are this process's own records (DieRecord.to_json): not validated
     # again; a replayed entry's come from the stored log
-    dice = tuple(DieView(**d) if replayed else built(DieView, d) for d in entry.get("dice", ()))
+    logged = entry.get("dice")
+    dice = tuple(DieView(**d) if replayed else built(DieView, d) for d in logged) if logged else ()
     base: dict[str, Any] = {
         "notify": _others(entry, row) if dice else (),
         "game_title": row.title,

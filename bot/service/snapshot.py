@@ -10,6 +10,7 @@ integer; any other type, and a value the check cannot vouch for, by the standard
 
 from __future__ import annotations
 
+import types
 import typing
 from collections.abc import Mapping
 from typing import Any
@@ -52,8 +53,10 @@ def dumped(state: BaseModel) -> dict[str, Any]:
     parts = _parts(type(state))
     if not parts:
         return state.model_dump(mode="json")
-    data: dict[str, Any] = state.model_dump(mode="json", exclude=_PART_NAMES[type(state)])
     kept = _DUMPS
+    data = _others(state, kept)
+    if data is None:
+        data = state.model_dump(mode="json", exclude=_PART_NAMES[type(state)])
     for name, item_type in parts.items():
         items = []
         for item in getattr(state, name):
@@ -67,6 +70,108 @@ def dumped(state: BaseModel) -> dict[str, Any]:
             items.append(known[1])
         data[name] = items
     return data
+
+
+def _others(
+    state: BaseModel, kept: dict[int, tuple[BaseModel, dict[str, Any]]]
+) -> dict[str, Any] | None:
+    """The state's fields besides its parts as ``model_dump(mode="json")`` writes them, read
+    without pydantic when every one is a plain value of a type its field declares (``str``,
+    ``int``, ``bool``, ``None``, a ``Literal`` of those), written as it is, or a frozen model,
+    whose dump is kept as an item's (:func:`_plain_fields`); None: ask pydantic."""
+    plan = _plain_fields(type(state))
+    if plan is None:
+        return None
+    data: dict[str, Any] = {}
+    for name, kinds, model in plan:
+        value = getattr(state, name)
+        if model is None:
+            if type(value) not in kinds:  # not what the field declares (a bool for an int…)
+                return None
+            data[name] = value
+            continue
+        if type(value) is not model:
+            return None
+        known = kept.get(id(value))
+        if known is None or known[0] is not value:
+            if len(kept) >= KEPT_DUMPS:
+                kept.clear()
+            known = kept[id(value)] = (value, value.model_dump(mode="json"))
+        data[name] = known[1]
+    return data
+
+
+_Plan = tuple[tuple[str, frozenset[type], type[BaseModel] | None], ...]
+_PLANS: dict[type[BaseModel], _Plan | None] = {}
+
+
+def _plain_fields(model: type[BaseModel]) -> _Plan | None:
+    """Each field of ``model`` besides its parts with the types of value written as they are,
+    or the frozen model whose dump is kept; None when any field is neither, or the model has
+    computed fields (read once per model).
+
+    >>> from rules_core.asl.state import AslState
+    >>> [(name, sorted(t.__name__ for t in kinds), m and m.__name__)
+    ...  for name, kinds, m in _plain_fields(AslState)]  # doctest: +NORMALIZE_WHITESPACE
+    [('phase', ['NoneType', 'str'], None), ('phase_side', ['NoneType', 'str'], None),
+     ('turn', ['int'], None), ('config', [], 'AslConfig')]
+    """
+    if model in _PLANS:
+        return _PLANS[model]
+    parts = _parts(model)
+    plan: list[tuple[str, frozenset[type], type[BaseModel] | None]] = []
+    for name, info in model.model_fields.items():
+        if name in parts:
+            continue
+        kinds = _plain_kinds(info)
+        item = _frozen_model(info) if kinds is None else None
+        if kinds is None and item is None:
+            _PLANS[model] = None
+            return None
+        plan.append((name, kinds or frozenset(), item))
+    known = _PLANS[model] = None if model.model_computed_fields else tuple(plan)
+    return known
+
+
+_PLAIN = {str: str, int: int, bool: bool, type(None): type(None)}
+
+
+def _plain_kinds(info: FieldInfo) -> frozenset[type] | None:
+    """The types of a field declared ``str``, ``int``, ``bool``, ``None``, a ``Literal`` of
+    those, or a union of these, with nothing else said of it; None for any other field."""
+    if info.exclude or info.metadata or info.serialization_alias or info.alias:
+        return None
+    kinds: set[type] = set()
+    pending = [info.annotation]
+    while pending:
+        annotation = pending.pop()
+        origin = typing.get_origin(annotation)
+        if origin in (typing.Union, types.UnionType):
+            pending.extend(typing.get_args(annotation))
+        elif origin is typing.Literal:
+            values = typing.get_args(annotation)
+            if not all(type(v) in _PLAIN for v in values):
+                return None
+            kinds.update(type(v) for v in values)
+        elif annotation in _PLAIN:
+            kinds.add(_PLAIN[annotation])
+        else:
+            return None
+    return frozenset(kinds)
+
+
+def _frozen_model(info: FieldInfo) -> type[BaseModel] | None:
+    """``Model`` of a field declared a frozen model with nothing else said of it (its dump,
+    like an item's, is the model's own ``model_dump``)."""
+    if info.exclude or info.metadata or info.serialization_alias or info.alias:
+        return None
+    model = info.annotation
+    if not (isinstance(model, type) and issubclass(model, BaseModel)):
+        return None
+    config, decorators = model.model_config, model.__pydantic_decorators__
+    if not config.get("frozen") or decorators.model_serializers or decorators.field_serializers:
+        return None
+    return model
 
 
 KEPT_DUMPS = 2048

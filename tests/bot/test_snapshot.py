@@ -20,7 +20,7 @@ from bot.service.snapshot import float_free, snapshot
 from bot.service.systems import InstalledSystems
 from rules_core.asl.actions import AddUnit, AddWeapon
 from rules_core.asl.examples import build_state, fb16_fire_group
-from rules_core.asl.state import Unit
+from rules_core.asl.state import AslConfig, Unit
 
 NAMES = st.text(max_size=30).map(lambda text: f"u{text.replace(',', ';')}u")
 """A unit's name: any characters but a comma, none at either end a space."""
@@ -87,6 +87,25 @@ def test_an_item_of_a_subclass_is_written_as_its_field_declares_it() -> None:
     state = state.model_copy(update={"units": (marked, *state.units[1:])})
     assert snapshot(state) == state_json(state)
     assert '"mark"' not in snapshot(state)
+
+
+def test_the_state_s_other_fields_are_written_as_pydantic_writes_them() -> None:
+    """Read without pydantic only when each is what its field declares: a config replaced, a
+    config of a subclass, a bool where an integer is declared (set without validation)."""
+
+    class Wider(AslConfig):
+        extra: str = "x"
+
+    state = fb16_fire_group()
+    assert snapshot(state) == state_json(state)
+    for changed in (
+        state.model_copy(update={"config": AslConfig(repair_drm=1)}),
+        state.model_copy(update={"config": Wider(**state.config.model_dump())}),
+        state.model_copy(update={"turn": True}),
+        state.model_copy(update={"phase_side": None, "phase": None, "turn": 2**70}),
+    ):
+        assert snapshot(changed) == state_json(changed)
+    assert snapshot(state) == state_json(state)
 
 
 def test_every_state_of_a_played_game_has_the_canonical_text(

@@ -48,10 +48,14 @@ Updates = dict[str, dict[str, object]]
 def usage_updates(state: AslState, usage: Usage, phase: str) -> Updates:
     """What recording a declaration's use changes in its units (A8 markers, A9.11, A9.12)."""
     units: Updates = {}
+    found: dict[str, Unit] = {}  # each unit looked up once, however many rules touch it
 
     def now(name: str) -> Unit:
-        unit = state.unit(name)
-        assert unit is not None
+        unit = found.get(name)
+        if unit is None:
+            unit = state.unit(name)
+            assert unit is not None
+            found[name] = unit
         return unit
 
     def value(name: str, field: str) -> object:

@@ -140,9 +140,15 @@ def weapon_candidates(plan: FirePlan, original_dr: int) -> tuple[str, ...]:
     names = []
     for w in plan.weapons:
         fate, normal, _, _ = weapon_fate(w, original_dr)
-        if fate != Fate.OK and (w.pooled or (w.kind != "gun" and normal == Fate.ELIM)):
+        if pooled_for(w, fate, normal):
             names.append(w.name)
     return tuple(names)
+
+
+def pooled_for(plan: WeaponPlan, fate: Fate, normal: Fate) -> bool:
+    """Whether a weapon whose Original DR gives ``fate`` (``normal`` by A9.7 alone) goes to A9.71
+    Random Selection (see :func:`weapon_candidates`)."""
+    return fate != Fate.OK and (plan.pooled or (plan.kind != "gun" and normal == Fate.ELIM))
 
 
 def mmc_candidates(plan: FirePlan, original_dr: int) -> tuple[str, ...]:
@@ -296,13 +302,14 @@ def plan_fire(state: AslState, action: Fire) -> FirePlan:
             state, weapons, units, phase=phase, range_=action.range, helper=helper, leader=leader
         )
     )
+    levels = [unit_level(state, u) for u in units]
     mmc = [
-        MmcPlan(u.name, unit_level(state, u), u.replaced_by, u.berserk)
-        for u in units
-        if u.kind in ("squad", "half_squad") and not personnel_immune(u) and unit_level(state, u)
+        MmcPlan(u.name, level, u.replaced_by, u.berserk)
+        for u, level in zip(units, levels, strict=True)
+        if u.kind in ("squad", "half_squad") and not personnel_immune(u) and level
     ]
     fb_small_arms = any(w.level > 0 and w.kind != "gun" for w in weapon_plans) or any(
-        unit_level(state, u) > 0 and not personnel_immune(u) for u in units
+        level > 0 and not personnel_immune(u) for u, level in zip(units, levels, strict=True)
     )
     san_side = enemy_side(state, side)
     enemy = state.side(san_side) if san_side is not None else None
@@ -347,6 +354,7 @@ __all__ = [
     "enemy_side",
     "mmc_candidates",
     "plan_fire",
+    "pooled_for",
     "weapon_candidates",
     "weapon_fate",
 ]

@@ -18,6 +18,7 @@ from rules_core.asl.fire.plan import (
     WeaponPlan,
     mmc_candidates,
     plan_fire,
+    pooled_for,
     weapon_candidates,
     weapon_fate,
 )
@@ -86,10 +87,14 @@ def settle(
     ([('HMG', 'ELIM'), ('LMG', 'OK')], (('A', 'no effect'), ('B', 'broken')))
     """
     dr = colored + white
-    pool = set(weapon_candidates(plan, dr))
+    fates = [weapon_fate(w, dr) for w in plan.weapons]  # once each (weapon_candidates' too)
+    pool = {
+        w.name
+        for w, (fate, normal, _, _) in zip(plan.weapons, fates, strict=True)
+        if pooled_for(w, fate, normal)
+    }
     results = []
-    for w in plan.weapons:
-        fate, normal, fb, mark = weapon_fate(w, dr)
+    for w, (fate, normal, fb, mark) in zip(plan.weapons, fates, strict=True):
         candidate = fate != Fate.OK
         affected = w.name in weapons_selected if w.name in pool else candidate
         broken = affected and fate != Fate.OK

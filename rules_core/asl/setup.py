@@ -24,6 +24,7 @@ from rules_core.asl.state import (
     AslOutcome,
     AslState,
     Phase,
+    Side,
     Unit,
     Weapon,
 )
@@ -35,14 +36,22 @@ from rules_core.outcome import Outcome, Step
 
 
 def _side(state: AslState, name: str) -> str:
+    return _found_side(state, name).name
+
+
+def _found_side(state: AslState, name: str) -> Side:
     side = state.side(name)
     if side is None:
         names = ", ".join(s.name for s in state.sides)
         raise InvalidInput(f"There is no side called {name!r}; the sides are {names}.")
-    return side.name
+    return side
 
 
-def _name_free(state: AslState, name: str, *, update: bool, kind: str) -> None:
+def _name_free(
+    state: AslState, name: str, *, update: bool, kind: str
+) -> tuple[Unit | None, Weapon | None]:
+    """Refuses a name taken by the other kind of thing, or (not) taken by this kind against
+    ``update``; the unit and the weapon of that name (their look-ups are not repeated)."""
     if not name.strip():
         raise InvalidInput("A name may not be empty.")
     unit, weapon = state.unit(name), state.weapon(name)
@@ -54,6 +63,7 @@ def _name_free(state: AslState, name: str, *, update: bool, kind: str) -> None:
         raise InvalidInput(f"{name!r} already exists; use update:true to change it.")
     if existing is None and update:
         raise InvalidInput(f"There is no {kind} called {name!r} to update.")
+    return unit, weapon
 
 
 def set_level(state: AslState, action: SetLevel) -> Outcome[AslState]:
@@ -119,12 +129,10 @@ def add_unit(state: AslState, action: AddUnit) -> Outcome[AslState]:
     >>> out.explanation()
     ['A19.13: E: Hungarian squad, replaced by 4-4-7']
     """
-    side_name = _side(state, action.side)
-    _name_free(state, action.name, update=action.update, kind="unit")
-    side = state.side(side_name)
-    assert side is not None
+    side = _found_side(state, action.side)
+    side_name = side.name
+    existing, _ = _name_free(state, action.name, update=action.update, kind="unit")
     _unit_options(action)
-    existing = state.unit(action.name)
     kept: dict[str, object] = {}
     if existing is not None:  # its use this phase / Player Turn stays (A8, A9.11, A9.12, A9.72)
         kept = {name: getattr(existing, name) for name in UNIT_USE}
@@ -241,7 +249,7 @@ def add_weapon(state: AslState, action: AddWeapon) -> Outcome[AslState]:
     ['A9.7: HMG (Axis sw_mg): B11, ROF 3; ok']
     """
     side_name = _side(state, action.side)
-    _name_free(state, action.name, update=action.update, kind="weapon")
+    _, existing = _name_free(state, action.name, update=action.update, kind="weapon")
     owner = None
     if action.owner is not None:
         unit = state.unit(action.owner)
@@ -258,7 +266,6 @@ def add_weapon(state: AslState, action: AddWeapon) -> Outcome[AslState]:
             raise InvalidInput("A weapon is not captured from its own side.")
     if action.low_ammo and action.kind != "gun":
         raise InvalidInput("Only Guns carry an FB16.42 Low Ammo marker.")
-    existing = state.weapon(action.name)
     _weapon_options(state, action, side_name, captured, existing)
     in_play = _in_play_weapon(state, existing, action)
     if action.b is not None and action.x is not None and action.x < action.b:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import types
 import typing
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 import orjson
 from pydantic import BaseModel
@@ -163,15 +163,23 @@ def _plain_kinds(info: FieldInfo) -> frozenset[type] | None:
 def _frozen_model(info: FieldInfo) -> type[BaseModel] | None:
     """``Model`` of a field declared a frozen model with nothing else said of it (its dump,
     like an item's, is the model's own ``model_dump``)."""
-    if info.exclude or info.metadata or info.serialization_alias or info.alias:
-        return None
     model = info.annotation
+    return model if _plain(info) and _frozen_as_itself(model) else None
+
+
+def _plain(info: FieldInfo) -> bool:
+    """Whether nothing else is said of a field than its type (no exclusion, alias, metadata)."""
+    return not (info.exclude or info.metadata or info.serialization_alias or info.alias)
+
+
+def _frozen_as_itself(model: Any) -> TypeGuard[type[BaseModel]]:
+    """Whether ``model`` is a frozen model with no serializer of its own (its dump is its
+    fields')."""
     if not (isinstance(model, type) and issubclass(model, BaseModel)):
-        return None
+        return False
     config, decorators = model.model_config, model.__pydantic_decorators__
-    if not config.get("frozen") or decorators.model_serializers or decorators.field_serializers:
-        return None
-    return model
+    serialized = decorators.model_serializers or decorators.field_serializers
+    return bool(config.get("frozen")) and not serialized
 
 
 KEPT_DUMPS = 2048
@@ -209,20 +217,12 @@ _PART_NAMES: dict[type[BaseModel], set[str]] = {}
 
 def _item_type(info: FieldInfo) -> type[BaseModel] | None:
     """``Item`` of a field declared ``tuple[Item, ...]`` with nothing else said of it."""
-    if info.exclude or info.metadata or info.serialization_alias or info.alias:
-        return None
-    if typing.get_origin(info.annotation) is not tuple:
+    if not _plain(info) or typing.get_origin(info.annotation) is not tuple:
         return None
     args = typing.get_args(info.annotation)
     if len(args) != 2 or args[1] is not Ellipsis:
         return None
-    item = args[0]
-    if not (isinstance(item, type) and issubclass(item, BaseModel)):
-        return None
-    config, decorators = item.model_config, item.__pydantic_decorators__
-    if not config.get("frozen") or decorators.model_serializers or decorators.field_serializers:
-        return None
-    return item
+    return args[0] if _frozen_as_itself(args[0]) else None
 
 
 def float_free(model: type[BaseModel]) -> bool:
